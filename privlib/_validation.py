@@ -1,0 +1,162 @@
+"""Input validation shared by every privlib module.
+
+One helper family, so that every error reads the same way: the message names the
+argument, the value received and what was expected.  All helpers raise
+``ValueError`` (bad value) or ``TypeError`` (bad type) and return the cleaned value.
+"""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "as_generator",
+    "check_epsilon",
+    "check_delta",
+    "check_probability",
+    "check_positive",
+    "check_int",
+    "check_distribution",
+    "check_columns",
+    "check_no_nan",
+    "check_in",
+    "check_nonempty",
+]
+
+
+def _fmt(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def as_generator(rng) -> np.random.Generator:
+    """Normalise ``rng`` (int seed, ``None`` or ``numpy.random.Generator``) to a Generator.
+
+    Every random function of privlib calls this once on its ``rng`` argument, as
+    scikit-learn does with ``random_state``.  ``None`` is refused: randomness in a
+    reproducible compendium is always seeded explicitly.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ValueError(f"rng: expected a non-negative int seed or a numpy Generator, got {_fmt(rng)}")
+        return np.random.default_rng(int(rng))
+    raise TypeError(
+        f"rng: expected an int seed or a numpy.random.Generator, got {type(rng).__name__} {_fmt(rng)}"
+    )
+
+
+def check_positive(value, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
+    """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    v = float(value)
+    if np.isnan(v) or (finite and not np.isfinite(v)):
+        raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
+    if v < 0 or (v == 0 and not allow_zero):
+        cmp = ">= 0" if allow_zero else "> 0"
+        raise ValueError(f"{name}: expected a number {cmp}, got {_fmt(value)}")
+    return v
+
+
+def check_epsilon(eps, name: str = "eps") -> float:
+    """Privacy budget: a finite real number > 0."""
+    return check_positive(eps, name)
+
+
+def check_probability(p, name: str, *, low_open: bool = False, high_open: bool = False) -> float:
+    """A probability in [0, 1]; ``low_open``/``high_open`` exclude 0 / 1."""
+    if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a real number, got {type(p).__name__} {_fmt(p)}")
+    v = float(p)
+    lo = "(" if low_open else "["
+    hi = ")" if high_open else "]"
+    bad = np.isnan(v) or v < 0 or v > 1 or (low_open and v == 0) or (high_open and v == 1)
+    if bad:
+        raise ValueError(f"{name}: expected a probability in {lo}0, 1{hi}, got {_fmt(p)}")
+    return v
+
+
+def check_delta(delta, name: str = "delta") -> float:
+    """The delta of (eps, delta) guarantees: strictly inside (0, 1)."""
+    return check_probability(delta, name, low_open=True, high_open=True)
+
+
+def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer (Python or numpy) within the optional bounds, inclusive."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        if isinstance(value, (float, np.floating)) and float(value).is_integer():
+            value = int(value)
+        else:
+            raise TypeError(f"{name}: expected an integer, got {type(value).__name__} {_fmt(value)}")
+    v = int(value)
+    if minimum is not None and v < minimum:
+        raise ValueError(f"{name}: expected an integer >= {minimum}, got {v}")
+    if maximum is not None and v > maximum:
+        raise ValueError(f"{name}: expected an integer <= {maximum}, got {v}")
+    return v
+
+
+def check_distribution(p, name: str, *, atol: float = 1e-9, axis: int = -1) -> np.ndarray:
+    """A probability vector (or a stack of them along ``axis``).
+
+    Requires finite, non-negative entries summing to 1 within ``atol`` (scaled by the
+    length of the vector).  Returns a float array.
+    """
+    arr = np.asarray(p, dtype=float)
+    if arr.ndim == 0 or arr.shape[axis] == 0:
+        raise ValueError(f"{name}: expected a non-empty probability vector, got {_fmt(p)}")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name}: expected finite probabilities, got NaN or inf in {_fmt(p)}")
+    if np.any(arr < -atol):
+        raise ValueError(f"{name}: expected non-negative probabilities, got a minimum of {arr.min():.6g}")
+    sums = arr.sum(axis=axis)
+    tol = atol * max(arr.shape[axis], 1) + 1e-12
+    if np.any(np.abs(sums - 1.0) > tol):
+        worst = np.asarray(sums).ravel()[np.argmax(np.abs(np.asarray(sums).ravel() - 1.0))]
+        raise ValueError(f"{name}: expected probabilities summing to 1, got a sum of {worst:.9g}")
+    return np.clip(arr, 0.0, None)
+
+
+def check_columns(df, columns, name: str = "columns") -> list:
+    """All ``columns`` are columns of the DataFrame ``df``; returns them as a list."""
+    if isinstance(columns, str) or not isinstance(columns, Iterable):
+        columns = [columns]
+    columns = list(columns)
+    missing = [c for c in columns if c not in df.columns]
+    if missing:
+        raise ValueError(
+            f"{name}: unknown column(s) {missing}; the data has columns {list(df.columns)}"
+        )
+    return columns
+
+
+def check_no_nan(df_or_array, name: str, columns: Sequence | None = None) -> None:
+    """Raise if the data (restricted to ``columns``) contains NaN / missing values."""
+    if hasattr(df_or_array, "isna"):
+        sub = df_or_array if columns is None else df_or_array[list(columns)]
+        bad = sub.isna()
+        if hasattr(bad, "any") and bad.values.any():
+            cols = list(sub.columns[bad.any(axis=0).values]) if hasattr(sub, "columns") else [name]
+            raise ValueError(f"{name}: missing values (NaN) in column(s) {cols}; drop or impute them first")
+    else:
+        arr = np.asarray(df_or_array, dtype=float)
+        if np.isnan(arr).any():
+            raise ValueError(f"{name}: contains NaN values ({int(np.isnan(arr).sum())} of {arr.size})")
+
+
+def check_in(value, name: str, allowed) -> object:
+    """``value`` is one of ``allowed``."""
+    allowed = tuple(allowed)
+    if value not in allowed:
+        raise ValueError(f"{name}: expected one of {list(allowed)}, got {_fmt(value)}")
+    return value
+
+
+def check_nonempty(df, name: str = "df") -> None:
+    """A DataFrame or array with at least one row."""
+    if len(df) == 0:
+        raise ValueError(f"{name}: expected at least one row, got an empty table")

