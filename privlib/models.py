@@ -1,0 +1,444 @@
+"""Privacy models checked on a published (generalized) table: k-anonymity, l-diversity, t-closeness.
+
+Li, Li & Venkatasubramanian, *t-Closeness: Privacy beyond k-anonymity and l-diversity*
+(ICDE 2007), slides "k-anonymity", "l-diversity" and "t-closeness definition":
+
+* an *equivalence class* is the set of records sharing the same quasi-identifier (QI)
+  values;
+* **k-anonymity** (Sweeney 2002): every class has at least ``k`` records;
+* **l-diversity** (Machanavajjhala et al. 2007): every class has at least ``l``
+  "well represented" sensitive values -- *distinct* (``l`` distinct values), *entropy*
+  (entropy of the class's sensitive distribution ``>= log l``) or *recursive (c, l)*
+  (``r_1 < c (r_l + r_{l+1} + ... + r_m)`` with ``r_1 >= r_2 >= ...`` the value counts);
+* **t-closeness**: the Earth Mover's Distance between the sensitive distribution ``P`` of
+  every class and the distribution ``Q`` of the whole table is at most ``t``.
+
+Every check returns a small frozen dataclass holding the table's value (smallest ``k``,
+smallest ``l``, largest distance) and the per-class values.  The work is vectorised: the
+table is grouped once (``groupby(...).ngroup()``), the sensitive values are counted into a
+sparse *classes x values* matrix, and the distances are computed by the batch closed forms
+of :mod:`privlib.closeness` on blocks of rows -- never a Python loop over classes.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from ._validation import check_columns, check_distribution, check_in, check_no_nan, check_nonempty, check_positive
+from .closeness import emd_equal, emd_hierarchical, emd_ordered
+from .hierarchy import Hierarchy
+
+__all__ = [
+    "KAnonymity",
+    "LDiversity",
+    "TCloseness",
+    "class_counts",
+    "k_anonymity",
+    "l_diversity",
+    "l_diversity_counts",
+    "t_closeness",
+    "t_closeness_counts",
+    "sensitive_posterior",
+    "check_l",
+]
+
+L_KINDS = ("distinct", "entropy", "recursive")
+DISTANCES = ("equal", "ordered", "hierarchical")
+_BLOCK_CELLS = 2_000_000  # dense cells per block of classes (16 MB of float64)
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class KAnonymity:
+    """Result of :func:`k_anonymity`.
+
+    Attributes
+    ----------
+    k : int
+        The size of the smallest equivalence class (the table is k-anonymous for every
+        ``k' <= k``).
+    sizes : pandas.Series
+        Size of every class, indexed by the QI values.
+    """
+
+    k: int
+    sizes: pd.Series
+
+    @property
+    def n_classes(self) -> int:
+        return int(len(self.sizes))
+
+    def holds(self, k) -> bool:
+        """True when the table is ``k``-anonymous."""
+        k = _check_count(k, "k")
+        return self.k >= k
+
+
+@dataclass(frozen=True)
+class LDiversity:
+    """Result of :func:`l_diversity`.
+
+    Attributes
+    ----------
+    l : float
+        The table's value: the largest ``l`` for which every class is ``l``-diverse of the
+        given ``kind`` (``distinct``: smallest number of distinct values; ``entropy``:
+        ``exp`` of the smallest class entropy; ``recursive``: the largest integer ``l``
+        with ``r_1 < c (r_l + ... + r_m)`` in every class, 0 if even ``l = 1`` fails).
+    kind : str
+    c : float or None
+    per_class : pandas.Series
+        The same quantity for every class, indexed by the QI values.
+    """
+
+    l: float
+    kind: str
+    c: float | None
+    per_class: pd.Series
+
+    def holds(self, l) -> bool:
+        """True when every class is ``l``-diverse (``l >= 1``)."""
+        l = check_l(l)
+        return bool(self.l >= l - 1e-12)
+
+
+@dataclass(frozen=True)
+class TCloseness:
+    """Result of :func:`t_closeness`.
+
+    Attributes
+    ----------
+    t : float
+        The largest EMD between a class's sensitive distribution and ``q`` (the table is
+        ``t'``-close for every ``t' >= t``).
+    distance : str
+        Ground distance: ``equal``, ``ordered`` or ``hierarchical``.
+    per_class : pandas.Series
+        EMD of every class, indexed by the QI values.
+    q : pandas.Series
+        The reference distribution (by default the whole table's), indexed by the domain.
+    """
+
+    t: float
+    distance: str
+    per_class: pd.Series
+    q: pd.Series
+
+    def holds(self, t) -> bool:
+        """True when every class is within ``t`` of ``q``."""
+        t = check_positive(t, "t", allow_zero=True)
+        return bool(self.t <= t + 1e-12)
+
+
+# ---------------------------------------------------------------------------- helpers
+def _check_count(v, name):
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer, float, np.floating)):
+        raise TypeError(f"{name}: expected a number, got {type(v).__name__} {v!r}")
+    if not np.isfinite(v) or v < 1:
+        raise ValueError(f"{name}: expected a number >= 1, got {v!r}")
+    return v
+
+
+def check_l(l) -> float:
+    """``l`` of l-diversity: a real number ``>= 1`` (entropy l-diversity allows non-integers)."""
+    return float(_check_count(l, "l"))
+
+
+def _check_c(c):
+    if c is None:
+        raise ValueError("c: recursive (c, l)-diversity needs a constant c > 0, got None")
+    return check_positive(c, "c")
+
+
+def _qi_list(df, qi):
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    qi = check_columns(df, qi, "qi")
+    if not qi:
+        raise ValueError("qi: expected at least one quasi-identifier column, got none")
+    check_nonempty(df, "df")
+    check_no_nan(df, "df", qi)
+    return qi
+
+
+def _group(df, qi):
+    """Class id of every record (0 .. n_classes-1, classes sorted by QI values) and the keys."""
+    g = df.groupby(qi, sort=True, observed=True, dropna=False)
+    ids = g.ngroup().to_numpy()
+    keys = g.size()
+    return ids, keys.index
+
+
+def _domain_codes(values: pd.Series, domain, sa: str):
+    if domain is None:
+        domain = pd.Index(pd.unique(values)).sort_values()
+    else:
+        domain = pd.Index(list(domain))
+        if domain.has_duplicates:
+            raise ValueError(f"domain: expected distinct values, got duplicates {list(domain[domain.duplicated()][:5])}")
+    codes = domain.get_indexer(values)
+    if (codes < 0).any():
+        missing = pd.unique(values[codes < 0])[:5]
+        raise ValueError(f"sa: value(s) {list(missing)} of column {sa!r} are not in the domain {list(domain[:10])}")
+    return codes, domain
+
+
+def class_counts(df: pd.DataFrame, qi, sa: str, domain=None):
+    """Count the sensitive values of every equivalence class.
+
+    Parameters
+    ----------
+    df : DataFrame
+    qi : list of str
+        Quasi-identifier columns (the released, generalized values).
+    sa : str
+        Sensitive attribute.
+    domain : sequence, optional
+        The sensitive domain, in order (default: the sorted distinct values of ``sa``).
+        Needed for the ordered distance when some value of the domain does not occur.
+
+    Returns
+    -------
+    keys : pandas.Index
+        QI values of the classes (a MultiIndex for several QIs).
+    counts : scipy.sparse.csr_matrix, shape (n_classes, len(domain))
+    domain : pandas.Index
+    """
+    qi = _qi_list(df, qi)
+    (sa,) = check_columns(df, [sa], "sa")
+    check_no_nan(df, "df", [sa])
+    ids, keys = _group(df, qi)
+    codes, domain = _domain_codes(df[sa], domain, sa)
+    counts = sparse.csr_matrix((np.ones(len(ids)), (ids, codes)), shape=(len(keys), len(domain)))
+    counts.sum_duplicates()
+    return keys, counts, domain
+
+
+def _as_counts(counts):
+    c = counts if sparse.issparse(counts) else np.asarray(counts, dtype=float)
+    if c.ndim != 2:
+        raise ValueError(f"counts: expected a 2-d classes x values matrix, got shape {c.shape}")
+    if c.shape[0] == 0 or c.shape[1] == 0:
+        raise ValueError(f"counts: expected at least one class and one value, got shape {c.shape}")
+    c = sparse.csr_matrix(c, dtype=float)
+    if c.nnz and (c.data < 0).any():
+        raise ValueError("counts: expected non-negative counts, got a negative entry")
+    sizes = np.asarray(c.sum(axis=1)).ravel()
+    if (sizes <= 0).any():
+        i = int(np.flatnonzero(sizes <= 0)[0])
+        raise ValueError(f"counts: equivalence class {i} is empty (no records); every class needs at least one")
+    return c, sizes
+
+
+# ---------------------------------------------------------------------------- k-anonymity
+def k_anonymity(df: pd.DataFrame, qi) -> KAnonymity:
+    """k-anonymity of a table: the size of its smallest equivalence class (slide "k-anonymity").
+
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["476**"] * 3 + ["4790*"] * 2, "age": ["2*"] * 3 + [">=40"] * 2})
+    >>> k_anonymity(t, ["zip", "age"]).k
+    2
+    """
+    qi = _qi_list(df, qi)
+    sizes = df.groupby(qi, sort=True, observed=True, dropna=False).size().rename("size")
+    return KAnonymity(k=int(sizes.min()), sizes=sizes)
+
+
+# ---------------------------------------------------------------------------- l-diversity
+def _recursive_l(sorted_desc: np.ndarray, c: float) -> np.ndarray:
+    """Largest l with ``r_1 < c * (r_l + ... + r_m)`` per row (0 if none); rows sorted descending."""
+    tails = np.cumsum(sorted_desc[:, ::-1], axis=1)[:, ::-1]  # tails[:, j] = r_{j+1} + ... + r_m
+    ok = sorted_desc[:, :1] < c * tails                       # ok[:, j]: l = j + 1 satisfies
+    ok &= sorted_desc > 0                                      # l cannot exceed the distinct values
+    # ok is monotone (True then False) along a row, so the count of True is the largest l
+    return ok.sum(axis=1)
+
+
+def l_diversity_counts(counts, kind: str = "distinct", c: float | None = None) -> np.ndarray:
+    """Per-class l-diversity value from a *classes x values* count matrix.
+
+    ``distinct``: number of distinct values; ``entropy``: ``exp(H)`` with ``H`` the class's
+    entropy (natural log), so that the class is entropy l-diverse iff the value is ``>= l``;
+    ``recursive``: the largest integer ``l`` satisfying recursive (c, l)-diversity.
+    Raises ``ValueError`` for an empty class (a row of zeros).
+    """
+    check_in(kind, "kind", L_KINDS)
+    if kind == "recursive":
+        c = _check_c(c)
+    cm, sizes = _as_counts(counts)
+    if kind == "distinct":
+        return np.asarray((cm > 0).sum(axis=1)).ravel().astype(float)
+    if kind == "entropy":
+        p = cm.multiply(1.0 / sizes[:, None]).tocsr()
+        plogp = p.copy()
+        plogp.data = np.where(p.data > 0, p.data * np.log(np.where(p.data > 0, p.data, 1.0)), 0.0)
+        h = -np.asarray(plogp.sum(axis=1)).ravel()
+        return np.exp(h)
+    # recursive: sort each class's counts descending, in blocks of rows
+    n, m = cm.shape
+    out = np.empty(n)
+    step = max(1, _BLOCK_CELLS // m)
+    for s in range(0, n, step):
+        block = -np.sort(-cm[s:s + step].toarray(), axis=1)
+        out[s:s + step] = _recursive_l(block, c)
+    return out
+
+
+def l_diversity(df: pd.DataFrame, qi, sa: str, kind: str = "distinct", c: float | None = None) -> LDiversity:
+    """l-diversity of a table (slide "l-diversity"; Machanavajjhala et al. 2007).
+
+    Parameters
+    ----------
+    df : DataFrame
+    qi : list of str
+    sa : str
+        The sensitive attribute.
+    kind : {"distinct", "entropy", "recursive"}
+    c : float, required for ``kind="recursive"``
+        The constant of recursive (c, l)-diversity, ``c > 0``.
+
+    Returns
+    -------
+    LDiversity
+        ``l`` is the table's value: the minimum over classes of the per-class value (see
+        :func:`l_diversity_counts`).
+    """
+    check_in(kind, "kind", L_KINDS)
+    if kind == "recursive":
+        c = _check_c(c)
+    elif c is not None:
+        c = check_positive(c, "c")
+    keys, counts, _ = class_counts(df, qi, sa)
+    vals = l_diversity_counts(counts, kind, c)
+    per = pd.Series(vals, index=keys, name=f"{kind} l")
+    if kind == "distinct":
+        per = per.astype(int)
+    lval = per.min()
+    return LDiversity(l=(int(lval) if kind != "entropy" else float(lval)), kind=kind,
+                      c=(c if kind == "recursive" else None), per_class=per)
+
+
+# ---------------------------------------------------------------------------- t-closeness
+def _batch_distance(P: np.ndarray, q: np.ndarray, distance: str, hierarchy):
+    if distance == "equal":
+        return np.atleast_1d(emd_equal(P, q))
+    if distance == "ordered":
+        return np.atleast_1d(emd_ordered(P, q))
+    return np.atleast_1d(emd_hierarchical(P, q, hierarchy))
+
+
+def t_closeness_counts(counts, q, distance: str = "equal", hierarchy: Hierarchy | None = None) -> np.ndarray:
+    """EMD of every class (a row of ``counts``) to the distribution ``q``.
+
+    ``counts`` is a *classes x values* matrix (dense or sparse) aligned with ``q`` (for the
+    hierarchical distance, with ``hierarchy.leaves``).  Processed in blocks of rows with
+    the batch closed forms of :mod:`privlib.closeness`.  Raises ``ValueError`` for an empty
+    class.
+    """
+    check_in(distance, "distance", DISTANCES)
+    if distance == "hierarchical" and not isinstance(hierarchy, Hierarchy):
+        raise ValueError("hierarchy: the hierarchical distance needs a privlib Hierarchy, got "
+                         f"{type(hierarchy).__name__}")
+    cm, sizes = _as_counts(counts)
+    q = np.asarray(q, dtype=float)
+    if q.ndim != 1 or q.shape[0] != cm.shape[1]:
+        raise ValueError(f"q: expected a distribution over the {cm.shape[1]} values of counts, got shape {q.shape}")
+    n, m = cm.shape
+    out = np.empty(n)
+    step = max(1, _BLOCK_CELLS // m)
+    for s in range(0, n, step):
+        P = cm[s:s + step].toarray() / sizes[s:s + step, None]
+        out[s:s + step] = _batch_distance(P, q, distance, hierarchy)
+    return out
+
+
+def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarchy: Hierarchy | None = None,
+                q=None, domain=None) -> TCloseness:
+    """t-closeness of a table (slide "t-closeness definition").
+
+    Parameters
+    ----------
+    df : DataFrame
+    qi : list of str
+    sa : str
+        The sensitive attribute.
+    distance : {"equal", "ordered", "hierarchical"}
+        Ground distance of the EMD (slides "Equal Distance", "Numerical Distances",
+        "Hierarchical Distance").  ``ordered`` uses the sorted ``domain``; ``hierarchical``
+        uses the leaves of ``hierarchy`` as the domain (every value must be a leaf).
+    hierarchy : Hierarchy, required for ``distance="hierarchical"``
+    q : mapping value -> probability or array over the domain, optional
+        Reference distribution; default the distribution of ``sa`` in the whole table.
+    domain : sequence, optional
+        The ordered domain (``ordered``) or the value set (``equal``); default the sorted
+        distinct values of ``sa``.
+
+    Returns
+    -------
+    TCloseness
+        ``t`` is the largest per-class EMD.
+    """
+    check_in(distance, "distance", DISTANCES)
+    if distance == "hierarchical":
+        if not isinstance(hierarchy, Hierarchy):
+            raise ValueError("hierarchy: distance='hierarchical' needs a privlib Hierarchy, got "
+                             f"{type(hierarchy).__name__}")
+        (sa_col,) = check_columns(df, [sa], "sa")
+        hierarchy.check_values(df[sa_col])
+        domain = hierarchy.leaves
+    keys, counts, dom = class_counts(df, qi, sa, domain)
+    if q is None:
+        qv = np.asarray(counts.sum(axis=0)).ravel()
+        qv = qv / qv.sum()
+    elif isinstance(q, Mapping):
+        unknown = [v for v in q if v not in dom]
+        if unknown:
+            raise ValueError(f"q: value(s) {unknown[:5]} are not in the domain of {sa!r}")
+        qv = np.array([float(q.get(v, 0.0)) for v in dom])
+    else:
+        qv = np.asarray(q, dtype=float)
+    qv = check_distribution(qv, "q")
+    vals = t_closeness_counts(counts, qv, distance, hierarchy)
+    per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
+    return TCloseness(t=float(vals.max()), distance=distance, per_class=per, q=pd.Series(qv, index=dom, name="q"))
+
+
+# ---------------------------------------------------------------------------- the adversary
+def sensitive_posterior(df: pd.DataFrame, qi, sa: str, match: Mapping, knowledge: Mapping | None = None) -> pd.Series:
+    """The adversary's belief about a target's sensitive value (slides "Attacks on k-anonymity").
+
+    The adversary knows the target's record is in the class whose QI values are ``match``
+    (released values, e.g. ``{"zip": "476**", "age": "2*"}``); without other knowledge her
+    posterior is the class's sensitive distribution.  ``knowledge`` maps sensitive values to
+    likelihood weights (e.g. ``{"heart disease": 0.0}`` for "Carl has a low risk of heart
+    disease"; values not listed keep weight 1); the posterior is re-weighted by Bayes' rule.
+
+    Returns
+    -------
+    pandas.Series
+        Posterior probability of every sensitive value seen in the class, descending.
+    """
+    qi = _qi_list(df, qi)
+    (sa,) = check_columns(df, [sa], "sa")
+    if not isinstance(match, Mapping) or set(match) != set(qi):
+        raise ValueError(f"match: expected a mapping with exactly the QI columns {qi}, got {match!r}")
+    mask = np.ones(len(df), dtype=bool)
+    for col, val in match.items():
+        mask &= (df[col] == val).to_numpy()
+    if not mask.any():
+        raise ValueError(f"match: no equivalence class has the QI values {dict(match)}")
+    counts = df.loc[mask, sa].value_counts()
+    if knowledge:
+        w = pd.Series({v: float(knowledge.get(v, 1.0)) for v in counts.index})
+        if (w < 0).any():
+            raise ValueError("knowledge: expected non-negative likelihood weights")
+        counts = counts * w
+        if counts.sum() <= 0:
+            raise ValueError("knowledge: rules out every sensitive value of the class")
+    post = (counts / counts.sum()).sort_values(ascending=False, kind="stable")
+    post.name = "posterior"
+    return post

@@ -1,0 +1,130 @@
+import shutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privlib import data
+from privlib.hierarchy import HierarchyError
+
+
+def test_adult_counts_and_columns():
+    assert len(data.load_adult("all", dropna=False)) == 48_842
+    assert len(data.load_adult("all")) == 45_222
+    assert len(data.load_adult("train")) == 30_162
+    assert len(data.load_adult("train", dropna=False)) == 32_561
+    assert len(data.load_adult("test")) == 15_060
+    df = data.load_adult()
+    assert list(df.columns) == data.ADULT_COLUMNS
+    assert set(df["income"]) == {"<=50K", ">50K"}
+    assert not df.isna().any().any()
+    assert df["age"].dtype == np.int64 and df["age"].between(17, 90).all()
+    raw = data.load_adult("all", dropna=False)
+    assert raw["workclass"].isna().sum() == 2_799 and raw["occupation"].isna().sum() == 2_809
+
+
+def test_adult_returns_a_copy():
+    a = data.load_adult("train")
+    a.loc[0, "age"] = -1
+    assert data.load_adult("train").loc[0, "age"] != -1
+
+
+def test_adult_bad_split():
+    with pytest.raises(ValueError, match=r"split: expected one of \['all', 'train', 'test'\]"):
+        data.load_adult("validation")
+
+
+def test_checksum_error_names_file_and_both_checksums(tmp_path, monkeypatch):
+    shutil.copytree(data.data_dir() / "adult", tmp_path / "adult")
+    with open(tmp_path / "adult" / "adult.test", "ab") as fh:
+        fh.write(b"tampered\n")
+    monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
+    data._read_adult_file.cache_clear()
+    try:
+        with pytest.raises(data.ChecksumError, match=r"adult\.test: md5 [0-9a-f]{32} does not match the expected "
+                                                     "35238206dfdf7f1fe215bbb874adecdc"):
+            data.load_adult("test")
+        assert issubclass(data.ChecksumError, ValueError)
+        # the train file is intact and still loads
+        assert len(data.load_adult("train")) == 30_162
+    finally:
+        data._read_adult_file.cache_clear()
+
+
+def test_missing_file_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
+    with pytest.raises(FileNotFoundError, match="census_kdd_sample.csv.gz"):
+        data.load_census()
+
+
+def test_census_sample():
+    df = data.load_census()
+    assert df.shape == (100_000, 24)
+    assert set(df["income"]) == {"- 50000", "50000+"}
+    assert df["age"].between(0, 90).all()
+    assert set(df["year"]) == {94, 95}
+    assert df["instance_weight"].gt(0).all()
+
+
+def test_census_checksum(tmp_path, monkeypatch):
+    (tmp_path / "census").mkdir()
+    (tmp_path / "census" / data.CENSUS_FILE).write_bytes(b"not the file")
+    monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
+    with pytest.raises(data.ChecksumError, match=data.CENSUS_MD5):
+        data.load_census()
+
+
+def test_movielens():
+    df = data.load_movielens()
+    assert len(df) == 100_004 and df["user"].nunique() == 671
+    assert df["rating"].between(0.5, 5).all()
+    assert df["genres"].str.contains("Comedy").any()
+
+
+def test_ipums_reader(tmp_path):
+    raw = pd.DataFrame({"YEAR": 2009, "AGE": [30, 40, 50, 60], "STATEFIP": [1, 2, 6, 36], "EDUC": [6, 7, 10, 11],
+                        "OCC1990": [22, 0, 100, 200], "INCWAGE": [0, 25_000, 999_999, 160_000]})
+    path = tmp_path / "usa_00001.csv"
+    raw.to_csv(path, index=False)
+    out = data.load_ipums(path, n=None)
+    assert list(out.columns) == ["age", "state", "education", "occupation", "salary_class"]
+    assert out["age"].tolist() == [30, 60]          # occupation 0 and missing wage dropped
+    assert out["salary_class"].tolist() == [0, 10]
+    raw.drop(columns="EDUC").to_csv(path, index=False)
+    with pytest.raises(ValueError, match=r"unknown column\(s\) \['EDUC'\]"):
+        data.load_ipums(path)
+    with pytest.raises(FileNotFoundError, match="IPUMS"):
+        data.load_ipums(tmp_path / "nope.csv")
+
+
+def test_every_adult_value_is_in_its_hierarchy():
+    df = data.load_adult("all", dropna=False)
+    for attr, h in data.adult_hierarchies().items():
+        h.check_values(df[attr].dropna())
+        assert h.root == "*"
+
+
+def test_hierarchy_missing_value_names_value_and_attribute():
+    h = data.load_hierarchy("workclass")
+    with pytest.raises(HierarchyError, match=r"'Astronaut' of attribute 'workclass' not in its hierarchy"):
+        h.generalize(pd.Series(["Private", "Astronaut"]), 1)
+    with pytest.raises(ValueError, match="attribute: expected one of"):
+        data.load_hierarchy("zip")
+
+
+def test_hierarchy_levels_generalize():
+    age = data.load_hierarchy("age")
+    assert age.generalize([17, 42], 1).tolist() == ["[15-20)", "[40-45)"]
+    assert age.generalize([17, 42], age.height).tolist() == ["*", "*"]
+    edu = data.load_hierarchy("education")
+    assert edu.generalize(["Masters", "9th"], 1).tolist() == ["University", "Secondary"]
+    assert edu.generalize(["Masters", "9th"], 2).tolist() == ["Post-secondary", "Without-post-secondary"]
+
+
+def test_hierarchy_checksum(tmp_path, monkeypatch):
+    shutil.copytree(data.data_dir() / "adult" / "hierarchies", tmp_path / "adult" / "hierarchies")
+    path = tmp_path / "adult" / "hierarchies" / "sex.csv"
+    path.write_text(path.read_text().replace("Male", "M"))
+    monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
+    with pytest.raises(data.ChecksumError, match=r"sex\.csv"):
+        data.load_hierarchy("sex")

@@ -1,0 +1,120 @@
+"""Statistical tests of the DP primitives (seeded, so deterministic)."""
+import numpy as np
+import pytest
+from scipy import stats
+
+from privlib import mechanisms as m
+
+
+def test_laplace_distribution_ks():
+    x = m.laplace(np.zeros(20_000), eps=0.5, sensitivity=2.0, rng=1)
+    # scale b = sensitivity / eps = 4
+    assert stats.kstest(x, "laplace", args=(0, 4.0)).pvalue > 0.01
+    assert stats.kstest(x, "laplace", args=(0, 2.0)).pvalue < 1e-6  # the test can fail
+
+
+def test_laplace_scalar_and_reproducible():
+    a = m.laplace(10.0, 1.0, rng=5)
+    assert isinstance(a, float) and a == m.laplace(10.0, 1.0, rng=5)
+    assert m.laplace_scale(0.1, 1.0) == pytest.approx(10.0)
+
+
+def test_laplace_likelihood_ratio_bounded_by_e_eps():
+    # neighbouring answers 0 and 1 (sensitivity 1): density ratio <= e^eps everywhere
+    eps = 0.7
+    z = np.linspace(-20, 20, 4001)
+    b = m.laplace_scale(eps)
+    ratio = stats.laplace.pdf(z, 0, b) / stats.laplace.pdf(z, 1, b)
+    assert ratio.max() <= np.exp(eps) * (1 + 1e-12)
+    assert ratio.max() == pytest.approx(np.exp(eps))
+
+
+@pytest.mark.parametrize("eps", [0, -1, np.nan])
+def test_bad_epsilon(eps):
+    with pytest.raises(ValueError, match="eps"):
+        m.laplace(0.0, eps)
+    with pytest.raises(ValueError, match="eps"):
+        m.exponential([1, 2], eps)
+    with pytest.raises(ValueError, match="eps"):
+        m.geometric(0, eps)
+
+
+def test_laplace_rejects_nan_value():
+    with pytest.raises(ValueError, match="NaN"):
+        m.laplace([1.0, np.nan], 1.0)
+
+
+def test_exponential_frequencies_match_theory():
+    u = np.array([0.0, 1.0, 2.0, 4.0])
+    eps, du = 1.0, 1.0
+    expected = np.exp(eps * u / (2 * du))
+    expected /= expected.sum()
+    np.testing.assert_allclose(m.exponential_probabilities(u, eps, du), expected)
+    gen = np.random.default_rng(11)
+    n = 20_000
+    draws = np.array([m.exponential(u, eps, du, rng=gen) for _ in range(n)])
+    counts = np.bincount(draws, minlength=4)
+    chi2 = stats.chisquare(counts, expected * n)
+    assert chi2.pvalue > 0.001
+    # a wrong law (eps / du instead of eps / 2du) is rejected
+    wrong = np.exp(eps * u / du)
+    wrong /= wrong.sum()
+    assert stats.chisquare(counts, wrong * n).pvalue < 1e-6
+
+
+def test_exponential_log_space_extreme_utilities():
+    p = m.exponential_probabilities([1e6, -1e6, 1e6 - 1], eps=1.0)
+    assert np.all(np.isfinite(p)) and p.sum() == pytest.approx(1.0)
+    assert p[1] == 0.0 and p[0] > p[2] > 0
+    assert m.exponential([-1e6, 1e6], 1.0, rng=0) == 1
+
+
+def test_exponential_base_measure():
+    p = m.exponential_probabilities([0.0, 0.0], 1.0, base_measure=[1.0, 3.0])
+    np.testing.assert_allclose(p, [0.25, 0.75])
+    p = m.exponential_probabilities([0.0, 0.0], 1.0, base_measure=[0.0, 3.0])
+    np.testing.assert_allclose(p, [0.0, 1.0])
+    with pytest.raises(ValueError, match="base_measure"):
+        m.exponential_probabilities([0.0, 1.0], 1.0, base_measure=[1.0])
+    with pytest.raises(ValueError, match="base_measure"):
+        m.exponential_probabilities([0.0, 1.0], 1.0, base_measure=[-1.0, 1.0])
+
+
+def test_exponential_bad_utilities():
+    with pytest.raises(ValueError, match="utilities"):
+        m.exponential([], 1.0)
+    with pytest.raises(ValueError, match="utilities"):
+        m.exponential([1.0, np.nan], 1.0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        m.exponential([1.0], 1.0, sensitivity=0)
+
+
+def test_exponential_privacy_ratio():
+    # changing one utility by du changes each selection probability by at most e^eps
+    eps = 0.8
+    u1 = np.array([0.0, 3.0, 5.0])
+    u2 = u1 + np.array([1.0, 0.0, -1.0])
+    r = m.exponential_probabilities(u1, eps) / m.exponential_probabilities(u2, eps)
+    assert np.all(r <= np.exp(eps) + 1e-12) and np.all(r >= np.exp(-eps) - 1e-12)
+
+
+def test_geometric_pmf_and_samples():
+    eps = 0.5
+    z = np.arange(-200, 201)
+    assert m.geometric_pmf(z, eps).sum() == pytest.approx(1.0)
+    x = m.geometric(np.zeros(40_000, dtype=int), eps, rng=3)
+    assert x.dtype.kind == "i"
+    vals, counts = np.unique(np.clip(x, -8, 8), return_counts=True)
+    expected = m.geometric_pmf(vals, eps)
+    expected[0] = m.geometric_pmf(np.arange(-200, -7), eps).sum()
+    expected[-1] = m.geometric_pmf(np.arange(8, 201), eps).sum()
+    assert stats.chisquare(counts, expected / expected.sum() * counts.sum()).pvalue > 0.001
+    ratio = m.geometric_pmf(z, eps) / m.geometric_pmf(z - 1, eps)
+    assert ratio.max() == pytest.approx(np.exp(eps))
+
+
+def test_geometric_needs_integers():
+    assert m.geometric(5, 1.0, rng=0) == m.geometric(5, 1.0, rng=0)
+    assert isinstance(m.geometric(np.float64(5.0), 1.0, rng=0), int)
+    with pytest.raises(ValueError, match="integer"):
+        m.geometric(0.5, 1.0)

@@ -1,0 +1,56 @@
+"""The notebooks of the table of contents are committed executed, in order, without errors.
+
+nbval compares re-executed outputs with the stored ones, so a notebook committed without
+outputs would pass it without checking anything: these tests close that hole.
+"""
+import json
+
+import pytest
+
+from conftest import ROOT, TOC_NOTEBOOKS, toc_files
+
+NOTEBOOKS = sorted(TOC_NOTEBOOKS)
+
+
+def test_toc_lists_existing_files():
+    import yaml
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    listed = json.dumps(toc).count('"file"') + 1  # + the root
+    assert len(toc_files()) == listed, "an entry of _toc.yml does not exist as .md or .ipynb"
+
+
+def test_toc_has_notebooks():
+    assert NOTEBOOKS, "no notebook listed in _toc.yml"
+
+
+def _code_cells(path):
+    nb = json.loads(path.read_text())
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_notebook_has_stored_outputs(path):
+    cells = _code_cells(path)
+    assert cells, f"{path.name}: no code cells"
+    unexecuted = [i for i, c in enumerate(cells) if c.get("execution_count") is None]
+    assert not unexecuted, f"{path.name}: code cells {unexecuted} were never executed (no stored outputs)"
+    assert any(c.get("outputs") for c in cells), f"{path.name}: no code cell has a stored output"
+    counts = [c["execution_count"] for c in cells]
+    assert counts == list(range(1, len(cells) + 1)), \
+        f"{path.name}: cells were not executed once, top to bottom, in a fresh kernel: {counts}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_notebook_has_no_error_outputs(path):
+    errors = [i for i, c in enumerate(_code_cells(path)) for o in c.get("outputs", [])
+              if o.get("output_type") == "error"]
+    assert not errors, f"{path.name}: error outputs in code cells {errors}"
+
+
+def test_stored_outputs_check_catches_an_unexecuted_notebook(tmp_path):
+    nb = {"cells": [{"cell_type": "code", "source": ["1 + 1"], "outputs": [], "execution_count": None,
+                     "metadata": {}}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "x.ipynb"
+    path.write_text(json.dumps(nb))
+    with pytest.raises(AssertionError, match="never executed"):
+        test_notebook_has_stored_outputs(path)
