@@ -38,12 +38,13 @@ Mass across Commute Ranges"): :func:`build_domains`, :func:`synthesize`,
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
-from scipy.stats import binom, betabinom
+from scipy.stats import binom
 
 from ._validation import (
     as_generator,
@@ -144,7 +145,15 @@ def md_transition(n: int, m: int, alpha=0.5, kind: str = "posterior-predictive")
     if kind == "plug-in":
         p = (a1 + n1) / (a1 + a2 + n)
         return binom.pmf(m1, m, p)
-    return betabinom.pmf(m1, m, a1 + n1, a2 + n - n1)
+    return _betabinom_pmf(m1, m, a1 + n1, a2 + n - n1)
+
+
+def _betabinom_pmf(k, m, a, b):
+    """Beta-binomial pmf via log-gamma (vectorised; faster than scipy.stats.betabinom)."""
+    logp = (gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1)
+            + gammaln(k + a) + gammaln(m - k + b) - gammaln(m + a + b)
+            + gammaln(a + b) - gammaln(a) - gammaln(b))
+    return np.exp(logp)
 
 
 def md_prior(n: int, alpha=0.5, kind: str = "posterior-predictive") -> np.ndarray:
@@ -161,7 +170,7 @@ def md_prior(n: int, alpha=0.5, kind: str = "posterior-predictive") -> np.ndarra
     k = np.arange(n + 1)
     if kind == "plug-in":
         return binom.pmf(k, n, a1 / (a1 + a2))
-    return betabinom.pmf(k, n, a1, a2)
+    return _betabinom_pmf(k, n, a1, a2)
 
 
 def transition_frame(T, name: str = "Pr[m|n]") -> pd.DataFrame:
@@ -319,7 +328,7 @@ def min_alpha_for_dp(m, eps: float):
 
 def min_alpha_for_pdp(m: int, eps: float, delta: float, n: int | None = None,
                       kind: str = "posterior-predictive", prior="worst", rule: str = "smaller",
-                      alpha_bounds=(1e-4, 1e6), rtol: float = 1e-6) -> float:
+                      alpha_bounds=(1e-12, 1e6), rtol: float = 1e-6) -> float:
     """Minimum symmetric prior sample size alpha_i that guarantees (eps, delta)-PDP.
 
     Slide "Search Algorithm Implements PDP": "finds the minimum prior sample size to guarantee
@@ -329,7 +338,9 @@ def min_alpha_for_pdp(m: int, eps: float, delta: float, n: int | None = None,
     over :func:`md_prior` as on the slides).  The search scans a geometric grid (8 points per
     decade) for the first alpha with delta(alpha) <= delta, then bisects (in log alpha) between
     it and the previous grid point to relative precision ``rtol``.  It assumes delta(alpha)
-    crosses the target once inside that bracket.
+    crosses the target once inside that bracket.  For the posterior predictive the scan
+    starts at the eps-DP value :func:`min_alpha_for_dp` (where delta = 0) and walks down.
+    Results are cached.
 
     Returns
     -------
@@ -346,22 +357,37 @@ def min_alpha_for_pdp(m: int, eps: float, delta: float, n: int | None = None,
         raise ValueError(f"prior: expected 'worst' or 'prior', got {prior!r}")
     lo_b, hi_b = (check_positive(x, "alpha_bounds") for x in alpha_bounds)
 
+    return _min_alpha_for_pdp(m, n, eps, delta, kind, prior, rule, lo_b, hi_b, rtol)
+
+
+@lru_cache(maxsize=4096)
+def _min_alpha_for_pdp(m, n, eps, delta, kind, prior, rule, lo_b, hi_b, rtol):
     def d(alpha):
         T = md_transition(n, m, alpha, kind)
         p = "worst" if prior == "worst" else md_prior(n, alpha, kind)
         return pdp_delta(T, p, eps, rule)
 
-    grid = np.geomspace(lo_b, hi_b, int(round(8 * math.log10(hi_b / lo_b))) + 1)
-    prev = None
-    for a in grid:
-        if d(a) <= delta:
-            break
-        prev = a
+    step = 10 ** (1 / 8)
+    # start from a value that satisfies the target: the eps-DP alpha of the posterior
+    # predictive (delta = 0 there) when it applies, else scan up from the lower bound
+    a = min(max(min_alpha_for_dp(max(m, 1), eps), lo_b), hi_b)
+    if kind != "posterior-predictive" or d(a) > delta:
+        a = lo_b
+        while d(a) > delta:
+            if a >= hi_b:
+                return math.inf
+            a = min(a * step, hi_b)
+        if a == lo_b:
+            return float(lo_b)
+        hi, lo = a, a / step
     else:
-        return math.inf
-    if prev is None:
-        return float(grid[0])
-    lo, hi = math.log(prev), math.log(a)
+        hi = a
+        lo = a / step
+        while d(lo) <= delta:
+            if lo <= lo_b:
+                return float(lo_b)
+            hi, lo = lo, max(lo / step, lo_b)
+    lo, hi = math.log(lo), math.log(hi)
     while hi - lo > rtol:
         mid = 0.5 * (lo + hi)
         if d(math.exp(mid)) <= delta:
@@ -395,3 +421,452 @@ def pruned_epsilon(eps: float, min_p, alpha) -> float:
     for v in a:
         check_positive(float(v), "alpha")
     return float(eps + np.max(np.log(1.0 / f)) + np.max(np.ceil(a)) * math.log(2.0))
+
+
+# ----------------------------------------------------------------------------------------
+# OnTheMap-style synthesizer
+# ----------------------------------------------------------------------------------------
+DISTANCE_BINS = (1.0, 4.0, 10.0, 25.0, 100.0, 500.0)
+DISTANCE_LABELS = ("0", "(0-1)", "[1-4)", "[4-10)", "[10-25)", "[25-100)", "[100-500)", "[500-high]")
+DIRECTION_LABELS = ("NW", "NE", "SW", "SE", "N/A")
+N_GRID = len(DISTANCE_LABELS) * len(DIRECTION_LABELS)
+
+
+def grid_cell(dx, dy) -> np.ndarray:
+    """Cell of the slides' 8 distance x 5 direction grid (slide "Analytical Validity Measures").
+
+    Distance categories (miles): 0, (0-1), [1-4), [4-10), [10-25), [25-100), [100-500), [500+);
+    direction of the residence seen from the workplace: NW, NE, SW, SE, or "N/A" at distance 0.
+    Returns ``8 * 5`` cell indices ``distance_category * 5 + direction`` (29 are reachable).
+    """
+    dx = np.asarray(dx, dtype=float)
+    dy = np.asarray(dy, dtype=float)
+    d = np.hypot(dx, dy)
+    dcat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right"))
+    direc = np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3))
+    direc = np.where(d == 0, 4, direc)
+    return dcat * len(DIRECTION_LABELS) + direc
+
+
+@dataclass(frozen=True)
+class OTMSettings:
+    """Parameters of the OnTheMap-style synthesizer (slide "Final Privacy Settings for OnTheMap V3").
+
+    eps, delta
+        (eps, delta)-PDP target that sets the minimum prior sample size alpha_min(m) through
+        :func:`min_alpha_for_pdp` (two-category search, ``alpha_rule`` / ``alpha_prior``),
+        evaluated at ``min(m, m_cap)`` for a workplace with published employment m.
+    min_p
+        Minimum retention probability of the domain pruning.
+    prior_strength
+        f(prior density) = prior_strength x (prior share of the point); alpha_i =
+        max(alpha_min, f).  With the default 1 every informative alpha_i <= 1, so ceil(alpha_i) = 1
+        in :func:`pruned_epsilon` whenever alpha_min <= 1.
+    coarsen_percentiles
+        Tracts closer than the first percentile of the prior commute distances stay tracts,
+        up to the second become PUMAs, beyond become super-PUMAs (slide "Coarsening Steps").
+    edit_rules
+        ((distance, elimination probability), ...) for prior-zero points (slide "Refinement:
+        Editing the Prior Domain"): the first rule whose distance is exceeded applies.
+    """
+
+    eps: float = 4.6
+    delta: float = 1e-6
+    min_p: float = 0.025
+    prior_strength: float = 1.0
+    coarsen_percentiles: tuple = (50.0, 90.0)
+    edit_rules: tuple = ((500.0, 0.98), (200.0, 0.9), (100.0, 0.5))
+    alpha_rule: str = "any"
+    alpha_prior: str = "worst"
+    m_cap: int = 64
+
+    def __post_init__(self):
+        check_epsilon(self.eps)
+        check_delta(self.delta)
+        check_probability(self.min_p, "min_p", low_open=True)
+        check_positive(self.prior_strength, "prior_strength")
+        lo, hi = self.coarsen_percentiles
+        if not 0 < lo <= hi < 100:
+            raise ValueError(f"coarsen_percentiles: expected 0 < p1 <= p2 < 100, got {self.coarsen_percentiles!r}")
+        for d, p in self.edit_rules:
+            check_positive(d, "edit_rules distance")
+            check_probability(p, "edit_rules probability")
+        check_in(self.alpha_rule, "alpha_rule", DISCLOSURE_RULES)
+        check_in(self.alpha_prior, "alpha_prior", ("worst", "prior"))
+        check_int(self.m_cap, "m_cap", minimum=1)
+
+
+@dataclass(frozen=True)
+class Domains:
+    """Coarsened, edited prior domains, one per work tract (CSR layout).
+
+    Points of work tract ``work_tracts[i]`` are ``offsets[i]:offsets[i+1]``; ``code`` =
+    i * 3 n_tracts + level * n_tracts + unit id (level 0 tract, 1 PUMA, 2 super-PUMA) is sorted.
+    """
+
+    work_tracts: np.ndarray
+    offsets: np.ndarray
+    code: np.ndarray
+    level: np.ndarray
+    rep_block: np.ndarray
+    prior_count: np.ndarray
+    eliminated: np.ndarray
+    distance: np.ndarray
+    cutoffs: tuple
+    n_tracts: int
+
+    @property
+    def sizes(self) -> np.ndarray:
+        return np.diff(self.offsets)
+
+    def summary(self) -> pd.DataFrame:
+        """Support points per work tract before pruning, by level and by distance (form of the
+        slides' table "Support Points in Prior Domain")."""
+        tid = np.repeat(np.arange(self.work_tracts.size), self.sizes)
+        keep = ~self.eliminated
+        rows = {}
+        rows["Total"] = np.bincount(tid[keep], minlength=self.work_tracts.size)
+        for lv, name in enumerate(("Tract", "PUMA", "Super-PUMA")):
+            rows[name] = np.bincount(tid[keep & (self.level == lv)], minlength=self.work_tracts.size)
+        edges = (0, 10, 25, 100, 500, np.inf)
+        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
+        for lo, hi, name in zip(edges[:-1], edges[1:], labels):
+            sel = keep & (self.distance >= lo) & (self.distance < hi)
+            rows[name] = np.bincount(tid[sel], minlength=self.work_tracts.size)
+        return pd.DataFrame({k: [v.mean(), v.min(), v.max()] for k, v in rows.items()},
+                            index=["Mean", "Min", "Max"]).T
+
+    def positive_fraction(self, edited: bool = True) -> pd.DataFrame:
+        """Fraction of domain points with positive prior counts, by distance band: mean and SD
+        across work tracts (form of the slides' tables "Fraction of Points in the Prior Domain
+        with Positive Counts" before (``edited=False``) and after editing)."""
+        tid = np.repeat(np.arange(self.work_tracts.size), self.sizes)
+        keep = ~self.eliminated if edited else np.ones(self.code.size, bool)
+        pos = (self.prior_count > 0).astype(float)
+        edges = (0, 10, 25, 100, 500, np.inf)
+        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
+        rows = {}
+        bands = [((self.distance >= lo) & (self.distance < hi), nm) for lo, hi, nm in zip(edges[:-1], edges[1:], labels)]
+        bands.append((np.ones(self.code.size, bool), "All"))
+        for sel, nm in bands:
+            s = keep & sel
+            cnt = np.bincount(tid[s], minlength=self.work_tracts.size)
+            frac = np.bincount(tid[s], weights=pos[s], minlength=self.work_tracts.size)[cnt > 0] / cnt[cnt > 0]
+            rows[nm] = {"Mean": frac.mean() if frac.size else np.nan, "SD": frac.std() if frac.size else np.nan}
+        return pd.DataFrame(rows).T
+
+
+def _weighted_percentiles(values, weights, qs):
+    order = np.argsort(values)
+    v, w = values[order], weights[order]
+    cw = np.cumsum(w) / w.sum()
+    return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
+
+
+def _unit_keys(geo, dist, cut):
+    """Coarsened unit key level * n_tracts + id for a (work tracts x all tracts) distance matrix."""
+    n_t = geo.n_tracts
+    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
+    ids = np.stack([np.arange(n_t), geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()])
+    return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
+
+
+def build_domains(data, settings: OTMSettings = OTMSettings(), rng=0, chunk: int = 256) -> Domains:
+    """Coarsen and edit the prior domain of every work tract that has a workplace.
+
+    Slides "Coarsening Steps", "Effects of Coarsening", "Refinement: Editing the Prior Domain":
+
+    1. cut-offs = the ``coarsen_percentiles`` of the commute distances in the public prior
+       table (tract centroid to tract centroid, weighted by counts);
+    2. each origin tract r of work tract t is kept as a tract (d < p50), coarsened to its
+       PUMA (p50 <= d < p90) or to its super-PUMA (d >= p90); a coarsened unit is the set of
+       tracts mapped to it;
+    3. each unit is represented by one block drawn at random among its tracts' blocks;
+    4. units with zero prior count are eliminated with the ``edit_rules`` probabilities by
+       the distance from the work tract to the representative block.
+    """
+    from .simulate.commuting import tract_distances
+
+    if not isinstance(settings, OTMSettings):
+        raise TypeError(f"settings: expected OTMSettings, got {type(settings).__name__}")
+    gen = as_generator(rng)
+    geo = data.geography
+    n_t = geo.n_tracts
+    K = 3 * n_t
+    bpt = len(geo.blocks) // n_t
+    bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
+    tx, ty = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
+    pr = data.prior
+    pw, ph, pc = pr["work_tract"].to_numpy(), pr["home_tract"].to_numpy(), pr["count"].to_numpy(float)
+    pd_ = np.hypot(tx[pw] - tx[ph], ty[pw] - ty[ph])
+    cut = tuple(_weighted_percentiles(pd_, pc, settings.coarsen_percentiles))
+    wt = np.unique(data.workplaces["tract"].to_numpy())
+    parts = {k: [] for k in ("code", "level", "rep", "prior", "dist")}
+    sizes = np.zeros(wt.size, dtype=np.int64)
+    pr_sorted = np.argsort(pw, kind="stable")
+    pw_s = pw[pr_sorted]
+    for c0 in range(0, wt.size, chunk):
+        tt = wt[c0:c0 + chunk]
+        dist = tract_distances(geo, tt)
+        key = _unit_keys(geo, dist, cut)
+        code = (np.arange(c0, c0 + tt.size)[:, None] * K + key).ravel()
+        u = gen.random(code.size)
+        order = np.argsort(code + u)  # sort by code, random order within a code (code < 2^52)
+        code_o = code[order]
+        first = np.r_[True, code_o[1:] != code_o[:-1]]
+        ucode = code_o[first]
+        rep_tract = (order[first] % n_t)
+        rep_block = rep_tract * bpt + gen.integers(0, bpt, size=ucode.size)
+        # prior counts of the chunk's work tracts, mapped to units
+        lo, hi = np.searchsorted(pw_s, tt[0], side="left"), np.searchsorted(pw_s, tt[-1], side="right")
+        sel = pr_sorted[lo:hi]
+        row = np.minimum(np.searchsorted(tt, pw[sel]), tt.size - 1)
+        mine = tt[row] == pw[sel]  # prior rows of work tracts without workplaces are ignored
+        sel, row = sel[mine], row[mine]
+        pkey = key[row, ph[sel]]
+        pcode = (c0 + row) * K + pkey
+        prior = np.zeros(ucode.size)
+        np.add.at(prior, np.searchsorted(ucode, pcode), pc[sel])
+        ti = ucode // K - c0
+        dist_rep = np.hypot(tx[tt[ti]] - bx[rep_block], ty[tt[ti]] - by[rep_block])
+        parts["code"].append(ucode)
+        parts["level"].append((ucode % K) // n_t)
+        parts["rep"].append(rep_block)
+        parts["prior"].append(prior)
+        parts["dist"].append(dist_rep)
+        sizes[c0:c0 + tt.size] = np.bincount(ti, minlength=tt.size)
+    code = np.concatenate(parts["code"])
+    prior = np.concatenate(parts["prior"])
+    dist = np.concatenate(parts["dist"])
+    p_elim = np.zeros(code.size)
+    for d_min, p in sorted(settings.edit_rules, key=lambda r: r[0]):
+        p_elim = np.where(dist > d_min, p, p_elim)
+    eliminated = (prior == 0) & (gen.random(code.size) < p_elim)
+    return Domains(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
+                   level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
+                   prior_count=prior, eliminated=eliminated, distance=dist, cutoffs=cut, n_tracts=n_t)
+
+
+@dataclass(frozen=True)
+class Synthesis:
+    """Result of :func:`synthesize`, summarised on the 8 x 5 grid per workplace.
+
+    ``likelihood`` (W x 40) counts of the confidential jobs kept after editing; ``posterior``
+    and ``prior`` (W x 40) posterior-mean and prior-mean probabilities; ``synthetic`` (W x 40)
+    synthetic residence counts; ``n`` kept jobs; ``m`` published employment; ``alpha_min`` per
+    workplace; ``max_alpha_pruned`` the largest alpha of a prunable point (n_i = 0) kept or not;
+    ``adjusted_eps`` = :func:`pruned_epsilon`; ``points`` / ``retained`` domain sizes before /
+    after pruning per workplace.
+    """
+
+    settings: OTMSettings
+    workplace: np.ndarray
+    n: np.ndarray
+    m: np.ndarray
+    likelihood: np.ndarray
+    posterior: np.ndarray
+    prior: np.ndarray
+    synthetic: np.ndarray
+    alpha_min: np.ndarray
+    max_alpha_pruned: float
+    adjusted_eps: float
+    points: np.ndarray
+    retained: np.ndarray
+    ledger: tuple = field(default_factory=tuple)
+
+
+def _alpha_min_lookup(m, settings):
+    mm = np.minimum(np.asarray(m, dtype=np.int64), settings.m_cap)
+    uniq = np.unique(mm)
+    vals = np.array([min_alpha_for_pdp(int(v), settings.eps, settings.delta, kind="posterior-predictive",
+                                       prior=settings.alpha_prior, rule=settings.alpha_rule) for v in uniq])
+    return vals[np.searchsorted(uniq, mm)]
+
+
+def synthesize(data, domains: Domains, settings: OTMSettings = OTMSettings(), published=None, rng=0,
+               chunk: int = 4000) -> Synthesis:
+    """Posterior-predictive synthesis of residence counts for every workplace (vectorised).
+
+    Slides "Synthetic Data Model" to "Refinement: Domain Pruning".  For workplace w in work
+    tract t with published employment m_w (``published``; default the true n):
+
+    1. likelihood n_i: its jobs tabulated on t's domain; jobs at eliminated points dropped;
+    2. informative prior alpha_i = max(alpha_min(m_w), prior_strength * q_i), q_i the share of
+       point i in the public prior table (uniform if the table has none);
+    3. pruning: points with n_i > 0 are kept; the others with probability
+       f_i = max(min_p, q_i / max_i q_i);
+    4. pi ~ Dirichlet(alpha + n) on the kept points; m_w residences ~ Multinomial(m_w, pi).
+
+    Everything is computed on flat (workplace, point) arrays by chunks of ``chunk``
+    workplaces: Gamma draws normalised by group sums, and inverse-CDF multinomial draws with
+    a per-group offset, so there is no Python loop over workplaces.
+
+    The returned ``ledger`` records the privacy accounting: one entry per workplace synthesizer
+    (parallel composition across workplaces: disjoint jobs), each at ``adjusted_eps``.
+    """
+    if not isinstance(domains, Domains):
+        raise TypeError(f"domains: expected Domains, got {type(domains).__name__}")
+    gen = as_generator(rng)
+    geo = data.geography
+    wp = data.workplaces
+    W = len(wp)
+    wblock = wp["block"].to_numpy()
+    wtract = wp["tract"].to_numpy()
+    m_pub = wp["n"].to_numpy() if published is None else np.asarray(published)
+    if m_pub.shape != (W,):
+        raise ValueError(f"published: expected {W} published employment counts, got shape {m_pub.shape}")
+    if np.any(m_pub < 0):
+        raise ValueError(f"published: expected counts >= 0, got a minimum of {m_pub.min()}")
+    m_pub = np.round(m_pub).astype(np.int64)
+    amin = _alpha_min_lookup(np.maximum(m_pub, 1), settings)
+    n_t = domains.n_tracts
+    K = 3 * n_t
+    bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
+    tx, ty = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
+    tpuma, tsp = geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()
+    t_pos = np.searchsorted(domains.work_tracts, wtract)
+    if np.any(domains.work_tracts[np.minimum(t_pos, domains.work_tracts.size - 1)] != wtract):
+        raise ValueError("domains: built for other work tracts than these workplaces'")
+    jobs = data.jobs
+    jw = jobs["workplace"].to_numpy()
+    jorder = np.argsort(jw, kind="stable")
+    jw_s = jw[jorder]
+    jh = jobs["home_tract"].to_numpy()[jorder]
+
+    G = N_GRID
+    out = {k: np.zeros((W, G)) for k in ("lik", "post", "prior", "syn")}
+    n_kept = np.zeros(W, dtype=np.int64)
+    points = np.zeros(W, dtype=np.int64)
+    retained = np.zeros(W, dtype=np.int64)
+    max_alpha = 0.0
+    for c0 in range(0, W, chunk):
+        ws = np.arange(c0, min(c0 + chunk, W))
+        nw = ws.size
+        tp = t_pos[ws]
+        beg, L = domains.offsets[tp], domains.offsets[tp + 1] - domains.offsets[tp]
+        start = np.r_[0, np.cumsum(L)]
+        E = int(start[-1])
+        grp = np.repeat(np.arange(nw), L)
+        dom = np.repeat(beg - start[:-1], L) + np.arange(E)
+        elim = domains.eliminated[dom]
+        # 1. likelihood
+        j0, j1 = np.searchsorted(jw_s, [ws[0], ws[-1] + 1])
+        jl = jw_s[j0:j1] - c0
+        h = jh[j0:j1]
+        t_of = wtract[ws][jl]
+        d = np.hypot(tx[t_of] - tx[h], ty[t_of] - ty[h])
+        level = (d >= domains.cutoffs[0]).astype(np.int64) + (d >= domains.cutoffs[1])
+        uid = np.where(level == 0, h, np.where(level == 1, tpuma[h], tsp[h]))
+        code = t_pos[ws][jl] * K + level * n_t + uid
+        di = np.searchsorted(domains.code, code)
+        ok = (di < domains.code.size)
+        ok &= domains.code[np.minimum(di, domains.code.size - 1)] == code
+        ok &= ~domains.eliminated[np.minimum(di, domains.code.size - 1)]
+        entry = start[jl[ok]] + (di[ok] - beg[jl[ok]])
+        n = np.bincount(entry, minlength=E).astype(float)
+        n_kept[ws] = np.bincount(jl[ok], minlength=nw)
+        # 2. informative prior
+        pc = np.where(elim, 0.0, domains.prior_count[dom])
+        live = (~elim).astype(float)
+        tot = np.bincount(grp, weights=pc, minlength=nw)
+        nlive = np.bincount(grp, weights=live, minlength=nw)
+        q = np.where(tot[grp] > 0, pc / np.where(tot[grp] > 0, tot[grp], 1), live / np.maximum(nlive[grp], 1))
+        alpha = np.maximum(amin[ws][grp], settings.prior_strength * q)
+        # 3. pruning
+        qmax = np.zeros(nw)
+        np.maximum.at(qmax, grp, q)
+        f = np.maximum(settings.min_p, q / np.where(qmax[grp] > 0, qmax[grp], 1))
+        keep = ~elim & ((n > 0) | (gen.random(E) < f))
+        prunable = ~elim & (n == 0)
+        if prunable.any():
+            max_alpha = max(max_alpha, float(alpha[prunable].max()))
+        points[ws] = nlive.astype(np.int64)
+        retained[ws] = np.bincount(grp, weights=keep, minlength=nw).astype(np.int64)
+        a_post = np.where(keep, alpha + n, 0.0)
+        a_prior = np.where(keep, alpha, 0.0)
+        post_mean = a_post / np.bincount(grp, weights=a_post, minlength=nw)[grp]
+        prior_mean = a_prior / np.bincount(grp, weights=a_prior, minlength=nw)[grp]
+        # 4. posterior draw and multinomial synthesis
+        g = np.where(keep, gen.standard_gamma(np.where(keep, a_post, 1.0)), 0.0)
+        gs = np.bincount(grp, weights=g, minlength=nw)
+        bad = gs[grp] <= 0
+        g = np.where(bad, keep.astype(float), g)
+        pi = g / np.bincount(grp, weights=g, minlength=nw)[grp]
+        cum = np.cumsum(pi)
+        cum -= np.repeat(np.r_[0.0, cum[start[1:-1] - 1]], L)
+        cum = np.minimum(cum, 1.0)
+        cum[start[1:] - 1] = 1.0 + 1e-12  # guard: every draw lands in its own group
+        mw = m_pub[ws]
+        dgrp = np.repeat(np.arange(nw), mw)
+        u = gen.random(dgrp.size) * (1.0 - 1e-12)
+        pos = np.searchsorted(cum + 2.0 * grp, u + 2.0 * dgrp, side="right")
+        syn = np.bincount(pos, minlength=E).astype(float)
+        # grid summaries
+        rb = domains.rep_block[dom]
+        wb = wblock[ws][grp]
+        cell = grid_cell(bx[rb] - bx[wb], by[rb] - by[wb])
+        idx = grp * G + cell
+        for key, val in (("lik", n), ("post", post_mean), ("prior", prior_mean), ("syn", syn)):
+            out[key][ws] = np.bincount(idx, weights=val, minlength=nw * G).reshape(nw, G)
+    adj = pruned_epsilon(settings.eps, settings.min_p, max(max_alpha, 1e-12))
+    ledger = (("workplace synthesizers", float(adj), "parallel", W),)
+    return Synthesis(settings=settings, workplace=wp["workplace"].to_numpy(), n=n_kept, m=m_pub,
+                     likelihood=out["lik"], posterior=out["post"], prior=out["prior"], synthetic=out["syn"],
+                     alpha_min=amin, max_alpha_pruned=max_alpha, adjusted_eps=adj, points=points,
+                     retained=retained, ledger=ledger)
+
+
+def validity_grid(syn: Synthesis, which: str = "posterior") -> np.ndarray:
+    """Per-workplace distributions over the 40 grid cells (rows sum to 1 where defined)."""
+    check_in(which, "which", ("posterior", "likelihood", "prior", "synthetic"))
+    if which in ("posterior", "prior"):
+        return getattr(syn, which)
+    arr = getattr(syn, which)
+    tot = arr.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(tot > 0, arr / np.where(tot > 0, tot, 1), np.nan)
+
+
+def analytical_validity(syn: Synthesis, small=(1, 9)) -> pd.DataFrame:
+    """Population-weighted KL divergence and integrated squared error, all and small workplaces.
+
+    Slide "Analytical Validity Measures": for each workplace, L = the likelihood (confidential
+    data) distribution and P = the posterior (mean) distribution on the 8 x 5 grid;
+    D_KL(L || P) = sum_i L(i) ln(L(i)/P(i)) (the slide prints sum L ln(P/L), the same quantity
+    with the opposite sign), IMSE = sum_i (P(i) - L(i))^2.  Workplaces are weighted by their
+    number of (kept) jobs; "small" = 1 to 9 jobs.
+    """
+    L = validity_grid(syn, "likelihood")
+    P = syn.posterior
+    w = syn.n.astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        terms = np.where(L > 0, L * np.log(np.where(L > 0, L, 1) / P), 0.0)
+    kl = np.where(w > 0, terms.sum(axis=1), 0.0)
+    imse = np.where(w > 0, np.nansum((P - L) ** 2, axis=1), 0.0)
+    lo, hi = small
+    sm = (syn.n >= lo) & (syn.n <= hi)
+    rows = {}
+    for name, sel in (("all", w > 0), ("small", sm)):
+        ww = w[sel]
+        rows[name] = {"KL": float(np.sum(ww * kl[sel]) / ww.sum()) if ww.sum() else math.nan,
+                      "IMSE": float(np.sum(ww * imse[sel]) / ww.sum()) if ww.sum() else math.nan,
+                      "workplaces": int(sel.sum()), "jobs": int(ww.sum())}
+    return pd.DataFrame(rows).T
+
+
+def mass_by_distance(syn: Synthesis, small=None) -> pd.DataFrame:
+    """Posterior, likelihood and prior mass across the 8 commute ranges, population-weighted.
+
+    Form of the slides' table "Posterior, Likelihood and Prior Mass across Commute Ranges";
+    ``small=(1, 9)`` restricts to small workplaces.
+    """
+    sel = syn.n > 0
+    if small is not None:
+        sel &= (syn.n >= small[0]) & (syn.n <= small[1])
+    w = syn.n[sel].astype(float)
+    nd = len(DISTANCE_LABELS)
+    cols = {}
+    for name, arr in (("Post.", syn.posterior), ("Lik.", validity_grid(syn, "likelihood")), ("Prior", syn.prior)):
+        dist = arr[sel].reshape(-1, nd, len(DIRECTION_LABELS)).sum(axis=2)
+        cols[name] = (w[:, None] * dist).sum(axis=0) / w.sum()
+    return pd.DataFrame(cols, index=pd.Index(DISTANCE_LABELS, name="Distance"))

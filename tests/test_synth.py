@@ -1,0 +1,287 @@
+"""Tests of privlib.synth: the slides' exact tables (Abowd & Vilhuber 2011), independent
+computations, properties and bad input."""
+import math
+
+import numpy as np
+import pytest
+from scipy.stats import betabinom, binom, laplace
+
+from privlib import synth
+from privlib.synth import (
+    disclosure_mask,
+    dp_epsilon,
+    dp_ratio_table,
+    joint_table,
+    laplace_transition,
+    md_prior,
+    md_transition,
+    min_alpha_for_dp,
+    min_alpha_for_pdp,
+    pdp_delta,
+    pruned_epsilon,
+)
+
+# The slides' tables, typed here ONLY as test oracles (slide "The Multinomial-Dirichlet
+# Synthesizer", "epsilon-Differential Privacy", "Probabilistic Differential Privacy",
+# "Laplace Sanitizer").
+SLIDE_MD = np.array([
+    [0.647228, 0.294194, 0.053490, 0.004863, 0.000221, 0.000004],
+    [0.237305, 0.395508, 0.263672, 0.087891, 0.014648, 0.000977],
+    [0.067544, 0.241227, 0.344610, 0.246150, 0.087911, 0.012559],
+    [0.012559, 0.087911, 0.246150, 0.344610, 0.241227, 0.067544],
+    [0.000977, 0.014648, 0.087891, 0.263672, 0.395508, 0.237305],
+    [0.000004, 0.000221, 0.004863, 0.053490, 0.294194, 0.647228],
+])
+SLIDE_RATIO = np.array([
+    [1.003353, 0.29593, 1.595212, 2.894495, 4.193778, 5.493061],
+    [1.256572, 0.494432, 0.267708, 1.029848, 1.791988, 2.554128],
+    [1.682361, 1.009417, 0.336472, 0.336472, 1.009417, 1.682361],
+    [2.554128, 1.791988, 1.029848, 0.267708, 0.494432, 1.256572],
+    [5.493061, 4.193778, 2.894495, 1.595212, 0.29593, 1.003353],
+])
+SLIDE_JOINT = np.array([
+    [0.020226, 0.009194, 0.001672, 0.000152, 6.91e-06, 1.26e-07],
+    [0.037079, 0.061798, 0.041199, 0.013733, 0.002289, 0.000153],
+    [0.021107, 0.075383, 0.107691, 0.076922, 0.027472, 0.003925],
+    [0.003925, 0.027472, 0.076922, 0.107691, 0.075383, 0.021107],
+    [0.000153, 0.002289, 0.013733, 0.041199, 0.061798, 0.037079],
+    [1.26e-07, 6.91e-06, 0.000152, 0.001672, 0.009194, 0.020226],
+])
+SLIDE_LAPLACE = np.array([
+    [0.816060, 0.159046, 0.021525, 0.002913, 0.000394, 0.000062],
+    [0.183940, 0.632121, 0.159046, 0.021525, 0.002913, 0.000456],
+    [0.024894, 0.159046, 0.632121, 0.159046, 0.021525, 0.003369],
+    [0.003369, 0.021525, 0.159046, 0.632121, 0.159046, 0.024894],
+    [0.000456, 0.002913, 0.021525, 0.159046, 0.632121, 0.183940],
+    [0.000062, 0.000394, 0.002913, 0.021525, 0.159046, 0.816060],
+])
+
+
+def _round_sig(x, digits=3):
+    """Round to `digits` significant figures (how the slides print 6.91E-06)."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        mag = np.where(x > 0, np.floor(np.log10(np.abs(x))), 0)
+    return np.round(x / 10 ** mag, digits - 1) * 10 ** mag
+
+
+# ---------------------------------------------------------------- slides' exact tables
+def test_md_table_plug_in_reproduces_slide_to_six_decimals():
+    T = md_transition(5, 5, 0.5, kind="plug-in")
+    assert np.array_equal(np.round(T, 6), SLIDE_MD)
+
+
+def test_md_table_full_posterior_predictive_does_not_reproduce_slide():
+    T = md_transition(5, 5, 0.5, kind="posterior-predictive")
+    assert np.abs(np.round(T, 6) - SLIDE_MD).max() > 0.05
+
+
+def test_ratio_table_and_epsilon():
+    R = dp_ratio_table(md_transition(5, 5, 0.5, kind="plug-in"))
+    assert np.array_equal(np.round(R, 6), SLIDE_RATIO)
+    eps = dp_epsilon(md_transition(5, 5, 0.5, kind="plug-in"))
+    assert round(eps, 6) == 5.493061
+    assert math.exp(eps) == pytest.approx(243.0, rel=1e-12)  # "243:1 odds"
+    # closed form: ((1 + alpha)/alpha)^m = 3^5 at n1 = 0 vs 1, m1 = m
+    assert eps == pytest.approx(5 * math.log(3.0), rel=1e-12)
+
+
+def test_joint_table_and_delta():
+    T = md_transition(5, 5, 0.5, kind="plug-in")
+    J = joint_table(T, md_prior(5, 0.5, kind="plug-in"))
+    big = SLIDE_JOINT >= 1e-4
+    assert np.array_equal(np.round(J[big], 6), SLIDE_JOINT[big])
+    assert np.allclose(_round_sig(J[~big]), SLIDE_JOINT[~big], rtol=1e-9)
+    delta = pdp_delta(T, md_prior(5, 0.5, kind="plug-in"), 2.0)
+    assert round(delta, 6) == 0.000623
+    # the highlighted cells: 3 + 1 per side, symmetric
+    mask = disclosure_mask(T, 2.0)
+    assert mask.sum() == 8 and np.array_equal(mask, mask[::-1, ::-1])
+    assert mask[0, 3:].all() and mask[1, 5] and not mask[1, :5].any()
+
+
+def test_prior_plug_in_is_binomial_half():
+    assert np.allclose(md_prior(5, 0.5, kind="plug-in"), binom.pmf(np.arange(6), 5, 0.5))
+    assert np.allclose(md_prior(5, 0.5), betabinom.pmf(np.arange(6), 5, 0.5, 0.5))
+
+
+def test_laplace_table_and_ratio():
+    L = laplace_transition(5, 2.0)
+    assert np.array_equal(np.round(L, 6), SLIDE_LAPLACE)
+    R = dp_ratio_table(L)
+    assert R.max() == pytest.approx(2.0, abs=1e-12)
+    assert round(R[0, 0], 6) == 1.489880 and round(R[0, 1], 6) == 1.379885
+
+
+def test_pruned_epsilon_onthemap_settings():
+    assert pruned_epsilon(4.6, 0.025, 1.0) == pytest.approx(4.6 + math.log(40) + math.log(2))
+    assert round(pruned_epsilon(4.6, 0.025, 0.3), 3) == 8.982
+    # alpha in (1, 2] costs one more ln 2
+    assert pruned_epsilon(4.6, 0.025, 1.5) - pruned_epsilon(4.6, 0.025, 1.0) == pytest.approx(math.log(2))
+    assert pruned_epsilon(1.0, [0.5, 0.1], [0.2, 0.9]) == pytest.approx(1 + math.log(10) + math.log(2))
+
+
+# ---------------------------------------------------------------- independent methods
+def test_posterior_predictive_by_monte_carlo():
+    rng = np.random.default_rng(3)
+    T = md_transition(4, 6, (0.7, 1.3))
+    n1 = 1
+    pi = rng.beta(0.7 + n1, 1.3 + 4 - n1, size=200_000)
+    m1 = rng.binomial(6, pi)
+    freq = np.bincount(m1, minlength=7) / m1.size
+    assert np.abs(freq - T[n1]).max() < 0.005
+
+
+def test_laplace_transition_by_scipy_cdf():
+    eps, n = 0.7, 4
+    L = laplace_transition(n, eps)
+    d = laplace(scale=1 / eps)
+    for i in range(n + 1):
+        expect = [d.cdf(0.5 - i)] + [d.cdf(j + 0.5 - i) - d.cdf(j - 0.5 - i) for j in range(1, n)] + [d.sf(n - 0.5 - i)]
+        assert np.allclose(L[i], expect)
+    assert dp_epsilon(L) <= eps + 1e-12
+
+
+def test_min_alpha_for_dp_closed_form_attains_eps():
+    for m, eps in [(5, 2.0), (10, 1.0), (3, 4.6)]:
+        a = min_alpha_for_dp(m, eps)
+        T = md_transition(6, m, a)
+        assert dp_epsilon(T) == pytest.approx(eps, rel=1e-9)
+        assert dp_epsilon(md_transition(6, m, a * 1.01)) < eps
+
+
+def test_min_alpha_for_pdp_is_minimal():
+    eps, delta = 2.0, 1e-3
+    a = min_alpha_for_pdp(5, eps, delta, prior="prior", kind="plug-in")
+    d_at = pdp_delta(md_transition(5, 5, a, "plug-in"), md_prior(5, a, "plug-in"), eps)
+    d_below = pdp_delta(md_transition(5, 5, a * 0.99, "plug-in"), md_prior(5, a * 0.99, "plug-in"), eps)
+    assert d_at <= delta < d_below
+    # at the slides' alpha = 1/2, delta = 0.000623 <= 1e-3, so the minimum is below 1/2
+    assert a < 0.5
+    aw = min_alpha_for_pdp(5, eps, delta)
+    assert pdp_delta(md_transition(5, 5, aw), "worst", eps) <= delta
+
+
+# ---------------------------------------------------------------- properties
+@pytest.mark.parametrize("kind", synth.MD_KINDS)
+def test_rows_sum_to_one_and_symmetry(kind):
+    T = md_transition(7, 4, 0.8, kind)
+    assert np.allclose(T.sum(axis=1), 1)
+    assert np.allclose(T, T[::-1, ::-1])  # symmetric prior: relabelling categories
+
+
+def test_any_rule_contains_smaller_rule():
+    T = md_transition(5, 5, 0.5, "plug-in")
+    s, a = disclosure_mask(T, 2.0, "smaller"), disclosure_mask(T, 2.0, "any")
+    assert (a | s).sum() == a.sum() and a.sum() > s.sum()
+    assert pdp_delta(T, "worst", 2.0) >= pdp_delta(T, md_prior(5, 0.5, "plug-in"), 2.0)
+
+
+def test_zero_off_diagonals_give_infinite_dp():
+    R = dp_ratio_table(np.eye(3))
+    assert np.isinf(R).any()
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_inputs():
+    with pytest.raises(ValueError, match="alpha: expected prior sample sizes > 0"):
+        md_transition(5, 5, 0.0)
+    with pytest.raises(ValueError, match="alpha: expected prior sample sizes > 0"):
+        md_transition(5, 5, (-1.0, 1.0))
+    with pytest.raises(ValueError, match="n: expected an integer >= 0"):
+        md_transition(-1, 5, 0.5)
+    with pytest.raises(ValueError, match="m: expected an integer >= 0"):
+        md_transition(5, -2, 0.5)
+    with pytest.raises(ValueError, match="kind: expected one of"):
+        md_transition(5, 5, 0.5, kind="mean")
+    with pytest.raises(ValueError, match="eps: expected a number > 0"):
+        laplace_transition(5, 0.0)
+    with pytest.raises(ValueError, match="eps: expected a number > 0"):
+        pdp_delta(md_transition(2, 2), md_prior(2), -1.0)
+    with pytest.raises(ValueError, match="n: expected an integer >= 0"):
+        laplace_transition(-3, 1.0)
+    with pytest.raises(ValueError, match="delta: expected a probability in \\(0, 1\\)"):
+        min_alpha_for_pdp(5, 2.0, 1.0)
+    with pytest.raises(ValueError, match="delta: expected a probability in \\(0, 1\\)"):
+        min_alpha_for_pdp(5, 2.0, 0.0)
+    with pytest.raises(ValueError, match="min_p: expected a probability in \\(0, 1\\]"):
+        pruned_epsilon(4.6, 0.0, 1.0)
+    with pytest.raises(ValueError, match="min_p: expected a probability in \\(0, 1\\]"):
+        pruned_epsilon(4.6, 1.5, 1.0)
+    with pytest.raises(ValueError, match="alpha: expected a number > 0"):
+        pruned_epsilon(4.6, 0.025, 0.0)
+    with pytest.raises(ValueError, match="eps: expected a number > 0"):
+        pruned_epsilon(-4.6, 0.025, 1.0)
+    with pytest.raises(ValueError, match="summing to 1"):
+        dp_ratio_table([[0.5, 0.4], [0.5, 0.5]])
+    with pytest.raises(ValueError, match="summing to 1"):
+        pdp_delta([[0.6, 0.6], [0.5, 0.5]], [0.5, 0.5], 1.0)
+    with pytest.raises(ValueError, match="prior: expected 3 probabilities"):
+        joint_table(md_transition(2, 2), [0.5, 0.5])
+    with pytest.raises(ValueError, match="m: expected synthetic totals >= 0"):
+        min_alpha_for_dp(-1, 1.0)
+
+
+# ---------------------------------------------------------------- OnTheMap-style synthesizer
+@pytest.fixture(scope="module")
+def otm():
+    from privlib.simulate.commuting import simulate_commuting, simulate_geography
+    g = simulate_geography(n_spumas=12, rng=1)
+    d = simulate_commuting(g, n_workplaces=300, decay=10, far_weight=3e-4, rng=2)
+    return d, synth.build_domains(d, rng=3)
+
+
+def test_grid_cells():
+    cells = synth.grid_cell([0, -0.5, 0.5, -3, 3, 700], [0, 0.5, 0.5, -1, -1, 0])
+    # (0, N/A), ((0-1), NW), ((0-1), NE), ([1-4), SW), ([1-4), SE), ([500+), NE)
+    assert cells.tolist() == [4, 5, 6, 12, 13, 36]
+
+
+def test_domains_structure(otm):
+    d, dom = otm
+    assert dom.offsets[-1] == dom.code.size and np.all(np.diff(dom.code) > 0)
+    assert dom.cutoffs[0] < dom.cutoffs[1]
+    # editing never removes a point with prior support
+    assert not (dom.eliminated & (dom.prior_count > 0)).any()
+    # points within 100 miles are never eliminated
+    assert not (dom.eliminated & (dom.distance <= 100)).any()
+    assert dom.summary().loc["Total", "Mean"] > 0
+
+
+def test_synthesis_accounting(otm):
+    d, dom = otm
+    s = synth.synthesize(d, dom, rng=4)
+    # every published worker is synthesized, per workplace
+    assert np.array_equal(s.synthetic.sum(axis=1), s.m)
+    # kept likelihood <= jobs, posterior/prior are distributions
+    assert (s.likelihood.sum(axis=1) == s.n).all() and (s.n <= d.workplaces["n"].to_numpy()).all()
+    assert np.allclose(s.posterior.sum(axis=1), 1) and np.allclose(s.prior.sum(axis=1), 1)
+    assert (s.retained <= s.points).all()
+    assert s.adjusted_eps == pytest.approx(pruned_epsilon(4.6, 0.025, s.max_alpha_pruned))
+    assert s.ledger[0][2] == "parallel"
+    # reproducible
+    s2 = synth.synthesize(d, dom, rng=4)
+    assert np.array_equal(s.synthetic, s2.synthetic)
+
+
+def test_validity_properties(otm):
+    d, dom = otm
+    s = synth.synthesize(d, dom, rng=4)
+    v = synth.analytical_validity(s)
+    assert (v["KL"] >= 0).all() and (v["IMSE"] >= 0).all()
+    # a huge prior sample size (small eps) pulls the posterior away from the likelihood
+    s2 = synth.synthesize(d, dom, synth.OTMSettings(eps=1.0), rng=4)
+    assert synth.analytical_validity(s2).loc["all", "KL"] > v.loc["all", "KL"]
+    mass = synth.mass_by_distance(s)
+    assert np.allclose(mass.sum(), 1)
+
+
+def test_settings_bad_input():
+    with pytest.raises(ValueError, match="eps: expected a number > 0"):
+        synth.OTMSettings(eps=0)
+    with pytest.raises(ValueError, match="delta: expected a probability in \\(0, 1\\)"):
+        synth.OTMSettings(delta=1.0)
+    with pytest.raises(ValueError, match="min_p: expected a probability in \\(0, 1\\]"):
+        synth.OTMSettings(min_p=0.0)
+    with pytest.raises(ValueError, match="coarsen_percentiles"):
+        synth.OTMSettings(coarsen_percentiles=(90, 50))
