@@ -163,7 +163,7 @@ def emd_hierarchical(p, q, hierarchy: Hierarchy):
     pv, qv = _pair(pv, qv)
     A, C, w = _hier_matrices(hierarchy)
     r = np.atleast_2d(pv - qv)
-    extra = np.asarray((sparse.csr_matrix(r) @ A).todense())          # n x nodes
+    extra = np.asarray((A.T @ r.T).T)                                    # n x nodes (sparse @ dense)
     pos = np.asarray(np.clip(extra, 0, None) @ C)                        # n x inner
     neg = np.asarray(np.clip(-extra, 0, None) @ C)
     d = (np.minimum(pos, neg) * w).sum(axis=1)

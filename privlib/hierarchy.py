@@ -132,8 +132,9 @@ class Hierarchy:
     def from_rows(cls, rows: Sequence[Sequence], name: str | None = None) -> "Hierarchy":
         """Build from rows ``[leaf, generalization 1, ..., root]`` (ARX format).
 
-        All rows must end in the same root.  Inner labels are made unique per level when a
-        label repeats at different levels (ARX allows ``*`` at several levels).
+        All rows must end in the same root.  A label repeated in consecutive columns (ARX's
+        way of padding a shallow path) is one node: ``[v, v, g, *]`` makes ``g`` the parent of
+        ``v``.  An inner label that would get two different parents is an error.
         """
         rows = [list(r) for r in rows if len(r) and any(str(x).strip() for x in r)]
         if not rows:

@@ -1,0 +1,189 @@
+"""Tests of privlib.generalization: encoding, node evaluation against privlib.models on the
+generalized table, the lattice search against brute force, monotonicity, and bad input."""
+
+import numpy as np
+import pytest
+
+from privlib.data import adult_hierarchies, load_adult, load_hierarchy
+from privlib.generalization import (KAnonymityReq, LDiversityReq, TClosenessReq, discernibility, encode, evaluate,
+                                    generalize_table, generalize_to_cut, lattice, search)
+from privlib.hierarchy import Hierarchy, HierarchyError
+from privlib.models import k_anonymity, l_diversity, t_closeness
+
+QI = ["age", "workclass", "education", "sex"]
+
+
+@pytest.fixture(scope="module")
+def adult():
+    return load_adult("train").iloc[:3000].reset_index(drop=True)
+
+
+@pytest.fixture(scope="module")
+def hier():
+    return adult_hierarchies(QI)
+
+
+@pytest.fixture(scope="module")
+def occ():
+    return load_hierarchy("occupation")
+
+
+@pytest.fixture(scope="module")
+def enc(adult, hier, occ):
+    return encode(adult, QI, hier, ["occupation", "income"], {"occupation": occ.leaves})
+
+
+def _requirements(occ):
+    return [
+        [KAnonymityReq(5)],
+        [LDiversityReq("occupation", 3, "distinct")],
+        [LDiversityReq("occupation", 3, "entropy")],
+        [LDiversityReq("occupation", 3, "recursive", c=3)],
+        [KAnonymityReq(5), TClosenessReq("occupation", 0.3, "hierarchical", occ),
+         TClosenessReq("income", 0.3, "ordered")],
+    ]
+
+
+def test_encoding_collapses_rows(enc, adult):
+    assert enc.n == len(adult)
+    assert enc.weight.sum() == len(adult)
+    assert len(enc.rows) == len(adult.drop_duplicates(QI))
+    assert enc.heights == (4, 2, 3, 1)
+
+
+def test_lattice_order():
+    nodes = lattice([1, 2])
+    assert len(nodes) == 6 and nodes[0] == (0, 0) and nodes[-1] == (1, 2)
+    assert [sum(L) for L in nodes] == sorted(sum(L) for L in nodes)
+
+
+def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, occ):
+    rng = np.random.default_rng(0)
+    nodes = lattice(enc.heights)
+    for idx in rng.choice(len(nodes), size=6, replace=False):
+        L = nodes[idx]
+        g = generalize_table(adult, hier, dict(zip(QI, L)))
+        k = k_anonymity(g, QI)
+        res = evaluate(enc, L)
+        assert res["n_classes"] == k.n_classes
+        assert res["dm"] == pytest.approx(discernibility(k.sizes))
+        assert evaluate(enc, L, [KAnonymityReq(5)])["satisfied"] == k.holds(5)
+        for kind, c in (("distinct", None), ("entropy", None), ("recursive", 3)):
+            ld = l_diversity(g, QI, "occupation", kind, c)
+            assert evaluate(enc, L, [LDiversityReq("occupation", 3, kind, c)])["satisfied"] == ld.holds(3)
+        to = t_closeness(g, QI, "occupation", "hierarchical", occ)
+        ti = t_closeness(g, QI, "income", "ordered")
+        for t in (0.2, 0.3):
+            got = evaluate(enc, L, [TClosenessReq("occupation", t, "hierarchical", occ),
+                                    TClosenessReq("income", t, "ordered")])["satisfied"]
+            assert got == (to.holds(t) and ti.holds(t))
+
+
+@pytest.mark.parametrize("i", range(5))
+def test_search_equals_brute_force(enc, occ, i):
+    reqs = _requirements(occ)[i]
+    nodes = lattice(enc.heights)
+    full = {L: evaluate(enc, L, reqs) for L in nodes}
+    sat = {L for L, r in full.items() if r["satisfied"]}
+    minimal = {L for L in sat if not any(
+        L[:j] + (L[j] - 1,) + L[j + 1:] in sat for j in range(len(L)) if L[j] > 0)}
+    res = search(enc, reqs)
+    assert set(res.minimal["levels"]) == minimal
+    assert res.n_evaluated + res.n_tagged == res.n_nodes == len(nodes)
+    assert res.dm == pytest.approx(min(full[L]["dm"] for L in sat))
+    assert res.min_avg_size == pytest.approx(min(full[L]["avg_size"] for L in sat))
+
+
+@pytest.mark.parametrize("i", range(5))
+def test_requirements_are_monotone_under_generalization(enc, occ, i):
+    # the generalization property (slide "Properties of t-closeness") that the search relies on
+    reqs = _requirements(occ)[i]
+    ok = {L: evaluate(enc, L, reqs)["satisfied"] for L in lattice(enc.heights)}
+    for L, s in ok.items():
+        if s:
+            for j in range(len(L)):
+                if L[j] < enc.heights[j]:
+                    assert ok[L[:j] + (L[j] + 1,) + L[j + 1:]]
+
+
+def test_unsatisfiable_requirement(enc):
+    res = search(enc, [KAnonymityReq(10_000)])
+    assert res.best is None and np.isnan(res.dm) and len(res.minimal) == 0
+
+
+def test_generalize_to_cut_builds_table2():
+    zips = Hierarchy.from_rows([[z, z[:4] + "*", z[:3] + "**", "*"] for z in
+                                ["47677", "47602", "47678", "47905", "47909", "47906", "47605", "47673", "47607"]],
+                               name="zip")
+    col = ["47677", "47602", "47678", "47905", "47909", "47906", "47605", "47673", "47607"]
+    got = generalize_to_cut(col, zips, ["476**", "4790*"])
+    assert list(got) == ["476**"] * 3 + ["4790*"] * 3 + ["476**"] * 3
+    with pytest.raises(ValueError, match="cut: value '47677' .* has 0 ancestors"):
+        generalize_to_cut(col, zips, ["4790*"])
+    with pytest.raises(ValueError, match="has 2 ancestors"):
+        generalize_to_cut(col, zips, ["476**", "4767*", "4790*"])
+    with pytest.raises(HierarchyError, match="'12345' of attribute 'zip'"):
+        generalize_to_cut(["12345"], zips, ["476**", "4790*"])
+    with pytest.raises(HierarchyError, match="'999\\*\\*' of attribute 'zip' is not in its hierarchy"):
+        generalize_to_cut(col, zips, ["999**"])
+    assert list(generalize_to_cut(col[:3], zips, ["4767*", "4760*"])) == ["4767*", "4760*", "4767*"]
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_requirements():
+    with pytest.raises(ValueError, match="k: expected an integer >= 1, got 0"):
+        KAnonymityReq(0)
+    with pytest.raises(ValueError, match="l: expected a number >= 1, got 0"):
+        LDiversityReq("occupation", 0)
+    with pytest.raises(ValueError, match="c: expected a number > 0, got 0"):
+        LDiversityReq("occupation", 3, "recursive", c=0)
+    with pytest.raises(ValueError, match="c: recursive"):
+        LDiversityReq("occupation", 3, "recursive")
+    with pytest.raises(ValueError, match="t: expected a number >= 0"):
+        TClosenessReq("income", -0.1)
+    with pytest.raises(ValueError, match="hierarchy: distance='hierarchical'"):
+        TClosenessReq("occupation", 0.2, "hierarchical")
+
+
+def test_bad_encoding_inputs(adult, hier):
+    with pytest.raises(ValueError, match=r"hierarchies: no hierarchy for the QI column\(s\) \['race'\]"):
+        encode(adult, QI + ["race"], hier)
+    bad = adult.copy()
+    bad.loc[0, "education"] = "Kindergarten"
+    with pytest.raises(HierarchyError, match="'Kindergarten' of attribute 'education'"):
+        encode(bad, QI, hier)
+    with pytest.raises(ValueError, match="df: expected at least one row"):
+        encode(adult.iloc[:0], QI, hier)
+
+
+def test_bad_search_inputs(enc):
+    with pytest.raises(ValueError, match="requirements: expected at least one"):
+        search(enc, [])
+    with pytest.raises(ValueError, match="sa: 'race' was not encoded"):
+        search(enc, [LDiversityReq("race", 2)])
+    with pytest.raises(ValueError, match="levels: expected one level per QI"):
+        evaluate(enc, (0, 0))
+    with pytest.raises(ValueError, match=r"levels: level of 'sex' must be in \[0, 1\], got 2"):
+        evaluate(enc, (0, 0, 0, 2))
+
+
+@pytest.mark.parametrize("i", range(5))
+def test_top_down_and_bottom_up_agree(enc, occ, i):
+    reqs = _requirements(occ)[i]
+    up, down = search(enc, reqs), search(enc, reqs, direction="top-down")
+    assert list(up.minimal["levels"]) == list(down.minimal["levels"])
+    assert up.best == down.best and up.dm == down.dm and up.min_avg_size == down.min_avg_size
+    assert down.n_evaluated + down.n_tagged == down.n_nodes
+
+
+def test_bad_direction(enc):
+    with pytest.raises(ValueError, match="direction: expected one of"):
+        search(enc, [KAnonymityReq(2)], direction="sideways")
+
+
+def test_class_ids_match_evaluate(enc):
+    from privlib.generalization import class_ids
+    for L in [(0, 0, 0, 0), (2, 1, 1, 0), (4, 2, 3, 1)]:
+        ids, nc = class_ids(enc, L)
+        assert len(ids) == len(enc.rows) and ids.max() == nc - 1
+        assert nc == evaluate(enc, L)["n_classes"]

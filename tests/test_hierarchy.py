@@ -1,0 +1,136 @@
+"""Tests of privlib.hierarchy on the source's Figure 1 (disease hierarchy) and the Adult files."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from privlib.closeness import emd, emd_hierarchical
+from privlib.data import load_hierarchy
+from privlib.hierarchy import Hierarchy, HierarchyError
+
+FIGURE1 = {"Respiratory & digestive system diseases": {
+    "Respiratory system diseases": {
+        "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
+        "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
+    "Digestive system diseases": {
+        "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
+        "Colon diseases": ["colitis", "colon cancer"]}}}
+
+
+@pytest.fixture(scope="module")
+def fig1():
+    return Hierarchy.from_dict(FIGURE1, name="disease")
+
+
+def test_figure1_structure(fig1):
+    assert fig1.root == "Respiratory & digestive system diseases"
+    assert fig1.height == 3
+    assert len(fig1.leaves) == 10
+    assert fig1.leaves[:3] == ("flu", "pneumonia", "bronchitis")
+    assert fig1.children("Digestive system diseases") == ("Stomach diseases", "Colon diseases")
+    assert fig1.parent("gastritis") == "Stomach diseases"
+    assert fig1.node_height("Stomach diseases") == 1 and fig1.node_height(fig1.root) == 3
+    assert fig1.depth("colitis") == 3 and fig1.is_balanced()
+    assert fig1.leaves_under("Colon diseases") == ("colitis", "colon cancer")
+    assert fig1.path("flu") == ["flu", "Respiratory infection", "Respiratory system diseases", fig1.root]
+    assert "flu" in fig1 and "measles" not in fig1 and len(fig1) == 10
+
+
+def test_figure1_distances(fig1):
+    # the slide: ulcer-gastritis 1/3, ulcer-colitis 2/3, ulcer-flu 3/3
+    assert fig1.distance("gastric ulcer", "gastritis") == pytest.approx(1 / 3)
+    assert fig1.distance("gastric ulcer", "colitis") == pytest.approx(2 / 3)
+    assert fig1.distance("gastric ulcer", "flu") == pytest.approx(1.0)
+    assert fig1.distance("flu", "flu") == 0.0
+    assert fig1.lca("colitis", "gastritis") == "Digestive system diseases"
+
+
+def test_distance_matrix_is_an_ultrametric(fig1):
+    D = fig1.distance_matrix()
+    assert D.shape == (10, 10)
+    np.testing.assert_allclose(D, D.T)
+    assert np.all(np.diag(D) == 0)
+    # ultrametric inequality d(a, c) <= max(d(a, b), d(b, c))
+    assert np.all(D[:, None, :] <= np.maximum(D[:, :, None], D[None, :, :]) + 1e-12)
+    assert set(np.round(np.unique(D), 6)) == {0.0, 0.333333, 0.666667, 1.0}
+
+
+def test_generalize_is_vectorised_and_correct(fig1):
+    vals = np.array(["flu", "colitis", "gastritis"])
+    assert list(fig1.generalize(vals, 0)) == list(vals)
+    assert list(fig1.generalize(vals, 1)) == ["Respiratory infection", "Colon diseases", "Stomach diseases"]
+    assert list(fig1.generalize(pd.Series(vals), 2)) == ["Respiratory system diseases",
+                                                          "Digestive system diseases", "Digestive system diseases"]
+    assert set(fig1.generalize(vals, 3)) == {fig1.root}
+    assert fig1.ancestor("pneumonia", 1) == "Respiratory infection"
+
+
+def test_missing_value_error_names_value_and_attribute(fig1):
+    with pytest.raises(HierarchyError, match=r"'measles' of attribute 'disease' not in its hierarchy"):
+        fig1.generalize(["flu", "measles"], 1)
+    with pytest.raises(HierarchyError, match="'measles'"):
+        fig1.check_values(["measles"])
+    with pytest.raises(HierarchyError, match="'measles' of attribute 'disease' is not in its hierarchy"):
+        fig1.distance("flu", "measles")
+    assert issubclass(HierarchyError, ValueError)
+
+
+def test_bad_level_is_refused(fig1):
+    with pytest.raises(ValueError, match=r"level: expected an integer in \[0, 3\], got 4"):
+        fig1.ancestor("flu", 4)
+
+
+def test_from_rows_and_from_csv_agree_with_from_dict(tmp_path, fig1):
+    rows = [list(fig1.path(v)) for v in fig1.leaves]
+    h_rows = Hierarchy.from_rows(rows, name="disease")
+    path = tmp_path / "disease.csv"
+    path.write_text("\n".join(";".join(r) for r in rows) + "\n", encoding="utf-8")
+    h_csv = Hierarchy.from_csv(path)
+    for h in (h_rows, h_csv):
+        assert h.leaves == fig1.leaves and h.height == 3
+        np.testing.assert_allclose(h.distance_matrix(), fig1.distance_matrix())
+    assert h_csv.name == "disease"
+
+
+def test_from_rows_malformed_inputs_are_refused():
+    with pytest.raises(HierarchyError, match="different roots"):
+        Hierarchy.from_rows([["a", "x", "*"], ["b", "y", "ALL"]], name="t")
+    with pytest.raises(HierarchyError, match="two parents"):
+        Hierarchy.from_rows([["a", "x", "*"], ["b", "x", "*"], ["x2", "x", "*"], ["c", "a", "*"]], name="t")
+    with pytest.raises(HierarchyError, match="listed twice"):
+        Hierarchy.from_rows([["a", "*"], ["a", "*"]], name="t")
+    with pytest.raises(HierarchyError, match="no rows"):
+        Hierarchy.from_rows([], name="t")
+
+
+def test_from_dict_malformed_inputs_are_refused():
+    with pytest.raises(HierarchyError, match="appears twice"):
+        Hierarchy.from_dict({"A": ["x", "y"], "B": ["x"]})
+    with pytest.raises(TypeError, match="nested: expected a dict"):
+        Hierarchy.from_dict(["x", "y"])
+    with pytest.raises(HierarchyError, match="expected a dict or a list"):
+        Hierarchy.from_dict({"A": "x"})
+
+
+def test_from_dict_adds_a_root_above_several_keys():
+    h = Hierarchy.from_dict({"A": ["x", "y"], "B": ["z"]})
+    assert h.root == "*" and h.height == 2 and h.leaves == ("x", "y", "z")
+    assert Hierarchy.from_dict(h.to_dict()).leaves == h.leaves
+
+
+def test_adult_hierarchy_files():
+    occ = load_hierarchy("occupation")
+    assert len(occ.leaves) == 14 and occ.height == 3
+    age = load_hierarchy("age")
+    assert age.height == 4 and 17 in age and age.generalize([17, 90], 4).tolist() == ["*", "*"]
+    with pytest.raises(HierarchyError, match="'Astronaut' of attribute 'occupation'"):
+        occ.generalize(["Astronaut"], 1)
+
+
+def test_unbalanced_hierarchy_closed_form_equals_lp():
+    mar = load_hierarchy("marital_status")
+    assert not mar.is_balanced()
+    rng = np.random.default_rng(5)
+    G = mar.distance_matrix()
+    for _ in range(5):
+        p, q = rng.dirichlet(np.ones(7)), rng.dirichlet(np.ones(7))
+        assert emd_hierarchical(p, q, mar) == pytest.approx(emd(p, q, G), abs=1e-8)

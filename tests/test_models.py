@@ -1,0 +1,249 @@
+"""Tests of privlib.models on the source's Tables 2, 4 and 5, against brute force, at scale,
+and every bad-input error."""
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import sparse
+
+from privlib.closeness import emd, emd_equal, emd_ordered
+from privlib.hierarchy import Hierarchy
+from privlib.models import (class_counts, k_anonymity, l_diversity, l_diversity_counts, sensitive_posterior,
+                            t_closeness, t_closeness_counts)
+
+QI = ["zip", "age"]
+DISEASE = {"Respiratory system diseases": {
+               "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
+               "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
+           "Digestive system diseases": {
+               "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
+               "Colon diseases": ["colitis", "colon cancer"]}}
+
+
+@pytest.fixture(scope="module")
+def disease():
+    return Hierarchy.from_dict(DISEASE, name="disease")
+
+
+@pytest.fixture
+def table2():
+    return pd.DataFrame({
+        "zip": ["476**"] * 3 + ["4790*"] * 3 + ["476**"] * 3,
+        "age": ["2*"] * 3 + [">=40"] * 3 + ["3*"] * 3,
+        "disease": ["heart disease"] * 3 + ["flu", "heart disease", "cancer"] + ["heart disease", "cancer", "cancer"]})
+
+
+@pytest.fixture
+def table4():
+    return pd.DataFrame({
+        "zip": ["476**"] * 3 + ["4790*"] * 3 + ["476**"] * 3,
+        "age": ["2*"] * 3 + [">=40"] * 3 + ["3*"] * 3,
+        "salary": [3, 4, 5, 6, 11, 8, 7, 9, 10],
+        "disease": ["gastric ulcer", "gastritis", "stomach cancer", "gastritis", "flu", "bronchitis",
+                    "bronchitis", "pneumonia", "stomach cancer"]})
+
+
+@pytest.fixture
+def table5(table4):
+    t = table4.copy()
+    t["zip"] = ["4767*", "4760*", "4767*", "4790*", "4790*", "4790*", "4760*", "4767*", "4760*"]
+    t["age"] = ["<=40"] * 3 + [">=40"] * 3 + ["<=40"] * 3
+    return t
+
+
+def test_table2_is_3_anonymous_but_not_diverse(table2):
+    k = k_anonymity(table2, QI)
+    assert k.k == 3 and k.n_classes == 3 and k.holds(3) and not k.holds(4)
+    d = l_diversity(table2, QI, "disease")
+    assert d.l == 1 and d.per_class.loc[("476**", "2*")] == 1 and d.per_class.loc[("4790*", ">=40")] == 3
+
+
+def test_table4_is_3_diverse(table4):
+    assert l_diversity(table4, QI, "disease").l == 3
+    e = l_diversity(table4, QI, "disease", "entropy")
+    # class (476**, 3*) has bronchitis, pneumonia, stomach cancer: three distinct -> exp(H) = 3
+    assert e.l == pytest.approx(3.0) and e.holds(3)
+    r = l_diversity(table4, QI, "disease", "recursive", c=2)
+    assert r.l == 3
+
+
+def test_table5_closeness_salary_and_disease(table5, disease):
+    ts = t_closeness(table5, QI, "salary", "ordered")
+    assert ts.t == pytest.approx(1 / 6)                                   # slides: 0.167
+    assert sorted(ts.per_class.to_numpy()) == pytest.approx([1 / 12, 1 / 6, 1 / 6])
+    td = t_closeness(table5, QI, "disease", "hierarchical", disease)
+    assert td.t == pytest.approx(8 / 27)                                  # slides say 0.278 (see chapter)
+    assert sorted(td.per_class.to_numpy()) == pytest.approx([5 / 27, 7 / 27, 8 / 27])
+    U = {v: 1 / 6 for v in table5["disease"].unique()}
+    tu = t_closeness(table5, QI, "disease", "hierarchical", disease, q=U)
+    assert tu.per_class.to_numpy() == pytest.approx([5 / 18] * 3)       # the slides' 0.278
+    assert td.holds(0.3) and not td.holds(0.28)
+
+
+def test_t_closeness_matches_linear_program_per_class(table5, disease):
+    td = t_closeness(table5, QI, "disease", "hierarchical", disease)
+    G = disease.distance_matrix()
+    _, counts, dom = class_counts(table5, QI, "disease", disease.leaves)
+    C = counts.toarray()
+    for i, row in enumerate(C):
+        assert td.per_class.iloc[i] == pytest.approx(emd(row / row.sum(), td.q.to_numpy(), G), abs=1e-9)
+
+
+def test_equal_distance_and_domain(table4):
+    te = t_closeness(table4, QI, "disease", "equal")
+    assert te.per_class.loc[("476**", "2*")] == pytest.approx(4 / 9)     # all mass on 3 of 6 values
+    # an explicit, larger ordered domain changes the normaliser m - 1
+    to = t_closeness(table4, QI, "salary", "ordered", domain=range(3, 12))
+    assert to.t == pytest.approx(3 / 8)
+    to2 = t_closeness(table4, QI, "salary", "ordered", domain=range(0, 12))
+    assert to2.t == pytest.approx(3 / 8 * 8 / 11)
+
+
+def test_entropy_and_recursive_against_brute_force():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"g": rng.integers(0, 40, 600), "s": rng.integers(0, 6, 600)})
+    ent = l_diversity(df, ["g"], "s", "entropy").per_class
+    rec = l_diversity(df, ["g"], "s", "recursive", c=1.5).per_class
+    for g, sub in df.groupby("g"):
+        p = sub["s"].value_counts(normalize=True).to_numpy()
+        assert ent.loc[g] == pytest.approx(np.exp(-(p * np.log(p)).sum()))
+        r = np.sort(sub["s"].value_counts().to_numpy())[::-1]
+        best = 0
+        for l in range(1, len(r) + 1):
+            if r[0] < 1.5 * r[l - 1:].sum():
+                best = l
+        assert rec.loc[g] == best
+
+
+def test_recursive_can_fail_even_for_l_1():
+    counts = np.array([[5.0, 0.0]])
+    assert l_diversity_counts(counts, "recursive", c=0.5)[0] == 0
+    assert l_diversity_counts(counts, "recursive", c=2.0)[0] == 1
+
+
+def test_posteriors_of_the_attacks(table2):
+    bob = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "2*"})
+    assert bob.to_dict() == {"heart disease": 1.0}
+    carl = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "3*"})
+    assert carl["cancer"] == pytest.approx(2 / 3)
+    carl_bk = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "3*"}, {"heart disease": 0.1})
+    assert carl_bk["cancer"] == pytest.approx(2 / 2.1)
+
+
+def test_merging_classes_never_increases_t_beyond_the_max():
+    rng = np.random.default_rng(2)
+    df = pd.DataFrame({"a": rng.integers(0, 20, 2000), "s": rng.integers(0, 8, 2000)})
+    fine = t_closeness(df, ["a"], "s", "ordered")
+    df["b"] = df["a"] // 4                      # a generalization: merge groups of 4 classes
+    coarse = t_closeness(df, ["b"], "s", "ordered")
+    assert coarse.t <= fine.t + 1e-12
+
+
+def test_vectorised_100000_classes_over_1000_values():
+    rng = np.random.default_rng(3)
+    n, m, nc = 150_000, 1000, 100_000
+    df = pd.DataFrame({"c": np.concatenate([np.arange(nc), rng.integers(0, nc, n - nc)]),
+                       "s": rng.integers(0, m, n)})
+    t0 = time.perf_counter()
+    res = t_closeness(df, ["c"], "s", "ordered")
+    elapsed = time.perf_counter() - t0
+    assert len(res.per_class) == nc
+    assert elapsed < 20  # a loop over classes in Python would take minutes
+    # spot-check a few classes against the single-distribution closed form
+    q = res.q.to_numpy()
+    for c in (0, 17, 99_999):
+        p = np.bincount(df.loc[df["c"] == c, "s"], minlength=m) / (df["c"] == c).sum()
+        assert res.per_class.loc[c] == pytest.approx(emd_ordered(p, q))
+
+
+@pytest.mark.parametrize("m", [2, 3, 9, 50])
+def test_sparse_closed_forms_equal_the_dense_ones(m):
+    rng = np.random.default_rng(m)
+    counts = rng.poisson(0.4, size=(300, m)).astype(float)
+    counts[:5, -1] = 0.0
+    counts[counts.sum(axis=1) == 0, rng.integers(0, m)] = 1.0
+    counts[counts.sum(axis=1) == 0, 0] = 1.0
+    counts[5, :] = 0.0
+    counts[5, -1] = 3.0                      # all mass on the last value
+    counts[6, :] = 0.0
+    counts[6, 0] = 2.0                       # all mass on the first value
+    q = rng.dirichlet(np.ones(m))
+    q[min(1, m - 1)] = 0.0
+    q /= q.sum()
+    P = counts / counts.sum(axis=1, keepdims=True)
+    np.testing.assert_allclose(t_closeness_counts(sparse.csr_matrix(counts), q, "ordered"), emd_ordered(P, q),
+                               atol=1e-12)
+    np.testing.assert_allclose(t_closeness_counts(counts, q, "equal"), emd_equal(P, q), atol=1e-12)
+
+
+# ---------------------------------------------------------------- bad input
+def test_empty_equivalence_class_is_refused():
+    counts = np.array([[1.0, 2.0], [0.0, 0.0]])
+    with pytest.raises(ValueError, match="equivalence class 1 is empty"):
+        t_closeness_counts(counts, [0.5, 0.5], "equal")
+    with pytest.raises(ValueError, match="equivalence class 1 is empty"):
+        l_diversity_counts(sparse.csr_matrix(counts), "distinct")
+
+
+def test_empty_table_is_refused(table2):
+    with pytest.raises(ValueError, match="df: expected at least one row"):
+        k_anonymity(table2.iloc[:0], QI)
+
+
+def test_c_must_be_positive(table4):
+    with pytest.raises(ValueError, match="c: expected a number > 0, got 0"):
+        l_diversity(table4, QI, "disease", "recursive", c=0)
+    with pytest.raises(ValueError, match="c: expected a number > 0, got -1"):
+        l_diversity(table4, QI, "disease", "recursive", c=-1)
+    with pytest.raises(ValueError, match="c: recursive .* needs a constant"):
+        l_diversity(table4, QI, "disease", "recursive")
+
+
+def test_l_must_be_at_least_one(table4):
+    res = l_diversity(table4, QI, "disease")
+    with pytest.raises(ValueError, match="l: expected a number >= 1, got 0.5"):
+        res.holds(0.5)
+    with pytest.raises(ValueError, match="k: expected a number >= 1, got 0"):
+        k_anonymity(table4, QI).holds(0)
+
+
+def test_unknown_kind_distance_and_columns(table4, disease):
+    with pytest.raises(ValueError, match="kind: expected one of"):
+        l_diversity(table4, QI, "disease", "probabilistic")
+    with pytest.raises(ValueError, match="distance: expected one of"):
+        t_closeness(table4, QI, "disease", "euclid")
+    with pytest.raises(ValueError, match="qi: unknown column"):
+        k_anonymity(table4, ["zipcode"])
+    with pytest.raises(ValueError, match="hierarchy: distance='hierarchical' needs"):
+        t_closeness(table4, QI, "disease", "hierarchical")
+
+
+def test_value_missing_from_hierarchy_is_refused(table4, disease):
+    t = table4.copy()
+    t.loc[0, "disease"] = "measles"
+    with pytest.raises(ValueError, match="'measles' of attribute 'disease'"):
+        t_closeness(t, QI, "disease", "hierarchical", disease)
+
+
+def test_bad_reference_distribution(table4):
+    with pytest.raises(ValueError, match="q: expected probabilities summing to 1"):
+        t_closeness(table4, QI, "disease", q={"flu": 0.5})
+    with pytest.raises(ValueError, match="q: value.*measles"):
+        t_closeness(table4, QI, "disease", q={"measles": 1.0})
+    with pytest.raises(ValueError, match="sa: value"):
+        t_closeness(table4, QI, "salary", "ordered", domain=[3, 4, 5])
+
+
+def test_nan_in_qi_is_refused(table4):
+    t = table4.copy()
+    t.loc[0, "zip"] = np.nan
+    with pytest.raises(ValueError, match="missing values"):
+        k_anonymity(t, QI)
+
+
+def test_posterior_bad_match(table2):
+    with pytest.raises(ValueError, match="no equivalence class"):
+        sensitive_posterior(table2, QI, "disease", {"zip": "999**", "age": "2*"})
+    with pytest.raises(ValueError, match="match: expected a mapping with exactly the QI"):
+        sensitive_posterior(table2, QI, "disease", {"zip": "476**"})
