@@ -1,0 +1,253 @@
+"""Tests of privlib.partition: Mondrian (k, l, t) and the DP kd-tree (Cormode et al. 2013, Sec. II)."""
+import numpy as np
+import pandas as pd
+import pytest
+
+from privlib.closeness import emd_equal, emd_ordered
+from privlib.partition import Decomposition, dp_kdtree, encode, mondrian, qi_codes
+
+
+def toy(n=400, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 20, n)
+    y = rng.integers(0, 10, n)
+    # the SA depends on x so that splits on x change the histograms
+    s = np.where(x < 10, rng.choice(["a", "b", "c"], n, p=[0.6, 0.3, 0.1]),
+                 rng.choice(["a", "b", "c", "d"], n, p=[0.1, 0.2, 0.3, 0.4]))
+    return pd.DataFrame({"x": x, "y": y, "s": s})
+
+
+def leaf_hist_from_data(dec, df):
+    leaf = dec.assign(df)
+    s = pd.Index(dec.sa_values).get_indexer(df[dec.sa])
+    h = np.zeros(dec.histograms.shape)
+    np.add.at(h, (leaf, s), 1)
+    return h, leaf
+
+
+def check_partition(dec):
+    """Leaves are disjoint and tile the root box exactly (integer volumes add up)."""
+    vol = np.prod((dec.upper - dec.lower + 1).astype(float), axis=1).sum()
+    assert vol == np.prod((dec.domain_upper - dec.domain_lower + 1).astype(float))
+    # every cell of a small domain is in exactly one leaf
+    grids = np.meshgrid(*[np.arange(lo, hi + 1) for lo, hi in zip(dec.domain_lower, dec.domain_upper)],
+                        indexing="ij")
+    cells = np.column_stack([g.ravel() for g in grids])
+    inside = ((cells[:, None, :] >= dec.lower[None]) & (cells[:, None, :] <= dec.upper[None])).all(axis=2)
+    assert np.all(inside.sum(axis=1) == 1)
+    assert np.array_equal(np.argmax(inside, axis=1), dec._assign_codes(cells))
+
+
+# ---------------------------------------------------------------- hand-worked cases
+def test_mondrian_hand_worked_one_dimension():
+    # 8 records on one QI 0..7, k = 2: median splits give leaves {0,1},{2,3},{4,5},{6,7}
+    df = pd.DataFrame({"x": np.arange(8), "s": list("aabbabab")})
+    dec = mondrian(df, ["x"], "s", 2)
+    assert dec.n_leaves == 4
+    assert sorted(dec.lower[:, 0].tolist()) == [0, 2, 4, 6]
+    assert sorted(dec.upper[:, 0].tolist()) == [1, 3, 5, 7]
+    assert np.array_equal(dec.counts, [2, 2, 2, 2])
+    # with k = 3 the root splits once (4 | 4) and no further (2 < 3)
+    dec3 = mondrian(df, ["x"], "s", 3)
+    assert dec3.n_leaves == 2 and dec3.height == 1
+
+
+def test_mondrian_ties_choose_balanced_cut():
+    # values 0,0,0,0,0,1,2 : median 0; "<= 0" leaves 2 on the right, "< 0" is empty -> cut at 0
+    df = pd.DataFrame({"x": [0, 0, 0, 0, 0, 1, 2], "s": list("abababa")})
+    dec = mondrian(df, ["x"], "s", 2)
+    assert sorted(dec.counts.tolist()) == [2, 5]
+
+
+def test_mondrian_picks_widest_normalised_dimension():
+    df = pd.DataFrame({"x": [0, 0, 0, 0, 1, 1, 1, 1], "y": [0, 10, 20, 30, 40, 50, 60, 70], "s": list("abababab")})
+    dec = mondrian(df, ["x", "y"], "s", 4, domain={"x": (0, 1), "y": (0, 70)})
+    # x spans its whole domain too (1/1); tie -> the first listed, x
+    assert dec.tree_dim[0] == 0
+    dec = mondrian(df, ["x", "y"], "s", 4, domain={"x": (0, 9), "y": (0, 70)})
+    assert dec.tree_dim[0] == 1                       # x now spans 1/9 of its domain
+
+
+# ---------------------------------------------------------------- properties
+@pytest.mark.parametrize("k", [1, 5, 37])
+def test_mondrian_k_anonymity_and_exact_histograms(k):
+    df = toy()
+    dec = mondrian(df, ["x", "y"], "s", k)
+    h, _ = leaf_hist_from_data(dec, df)
+    assert np.array_equal(h, dec.histograms)             # exact counts, assign() consistent
+    assert dec.counts.min() >= k
+    assert dec.counts.sum() == len(df)
+    check_partition(dec)
+
+
+def test_mondrian_l_diversity_distinct_and_frequency():
+    df = toy()
+    dec = mondrian(df, ["x", "y"], "s", 1, l=3)
+    assert ((dec.histograms > 0).sum(axis=1) >= 3).all()
+    decf = mondrian(df, ["x", "y"], "s", 1, l=2, l_kind="frequency")
+    assert (decf.histograms.max(axis=1) * 2 <= decf.counts).all()
+    # l = number of values present at the root only is the root when no child can keep all 4
+    assert dec.n_leaves > 1
+
+
+def test_mondrian_t_closeness_equal_and_ordered():
+    df = toy()
+    root = df["s"].value_counts(normalize=True).sort_index().to_numpy()
+    for t in (0.05, 0.15):
+        dec = mondrian(df, ["x", "y"], "s", 2, t=t)
+        p = dec.histograms / dec.counts[:, None]
+        assert (emd_equal(p, root) <= t + 1e-9).all()
+    dfo = df.assign(s=df["s"].map({"a": 0, "b": 1, "c": 2, "d": 3}))
+    dec = mondrian(dfo, ["x", "y"], "s", 2, t=0.05)
+    assert dec.params["distance"] == "ordered"
+    p = dec.histograms / dec.counts[:, None]
+    assert (emd_ordered(p, root) <= 0.05 + 1e-9).all()
+    # smaller t, coarser partition
+    assert mondrian(df, ["x", "y"], "s", 2, t=0.02).n_leaves <= mondrian(df, ["x", "y"], "s", 2, t=0.2).n_leaves
+
+
+def test_mondrian_max_height_and_monotone_in_k():
+    df = toy()
+    assert mondrian(df, ["x", "y"], "s", 1, max_height=3).height <= 3
+    assert mondrian(df, ["x", "y"], "s", 1, max_height=0).n_leaves == 1
+    leaves = [mondrian(df, ["x", "y"], "s", k).n_leaves for k in (1, 4, 16, 64)]
+    assert leaves == sorted(leaves, reverse=True)
+
+
+def test_assign_independent_of_tree_descent():
+    """assign() (tree descent) agrees with a brute-force box lookup."""
+    df = toy(300, 3)
+    dec = mondrian(df, ["x", "y"], "s", 3)
+    X = qi_codes(df, ["x", "y"])
+    inside = ((X[:, None, :] >= dec.lower[None]) & (X[:, None, :] <= dec.upper[None])).all(axis=2)
+    assert np.array_equal(inside.argmax(axis=1), dec.assign(df))
+
+
+def test_encode_and_ordered_categorical():
+    df = pd.DataFrame({"edu": ["hs", "phd", "ba", "hs"], "s": list("abab")})
+    coded = encode(df, {"edu": ["hs", "ba", "phd"]})
+    assert coded["edu"].tolist() == [0, 2, 1, 0]
+    cat = df.assign(edu=pd.Categorical(df["edu"], categories=["hs", "ba", "phd"], ordered=True))
+    assert np.array_equal(qi_codes(cat, ["edu"])[:, 0], [0, 2, 1, 0])
+
+
+# ---------------------------------------------------------------- DP kd-tree
+@pytest.mark.parametrize("height", [0, 1, 4, 7])
+def test_dp_ledger_sums_to_eps_on_every_path(height):
+    df = toy()
+    dec = dp_kdtree(df, ["x", "y"], "s", 0.7, height, rng=1)
+    spend = dec.path_spend()
+    assert spend.shape == (dec.n_leaves,)
+    assert np.allclose(spend, 0.7, atol=1e-12)
+    assert all(e.eps > 0 for e in dec.ledger)
+    assert {e.composition for e in dec.ledger} <= {"sequential", "parallel"}
+    n_median = sum(e.mechanism == "exponential median" for e in dec.ledger)
+    assert n_median == int((dec.tree_leaf < 0).sum())      # one median per inner node
+    check_partition(dec)
+
+
+def test_dp_single_cells_stop_early_and_still_spend_eps():
+    df = pd.DataFrame({"x": np.repeat([0, 1], 50), "s": ["a", "b"] * 50})
+    dec = dp_kdtree(df, ["x"], "s", 1.0, 5, rng=0)
+    assert dec.n_leaves == 2 and dec.height == 1
+    assert np.allclose(dec.path_spend(), 1.0)
+    leaf_eps = [e.eps for e in dec.ledger if e.mechanism == "laplace histogram"]
+    assert np.allclose(leaf_eps, 1.0 - 0.3 * 1.0 / 5)
+
+
+def test_dp_noise_scale_and_determinism():
+    df = toy(2000, 5)
+    a = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=7)
+    b = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=np.random.default_rng(7))
+    assert np.array_equal(a.histograms, b.histograms) and np.array_equal(a.lower, b.lower)
+    # Laplace noise on each cell: the noise has the scale 1/eps_count (large-sample check)
+    errs = []
+    for seed in range(40):
+        dec = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=seed)
+        h, _ = leaf_hist_from_data(dec, df)
+        errs.append((dec.histograms - h).ravel())
+    errs = np.concatenate(errs)
+    eps_count = 2.0 * (1 - 0.3)
+    assert abs(np.mean(np.abs(errs)) - 1 / eps_count) < 0.1 / eps_count
+
+
+def test_dp_private_median_near_true_median_for_large_eps():
+    rng = np.random.default_rng(0)
+    df = pd.DataFrame({"x": rng.integers(0, 100, 5000), "s": rng.choice(["a", "b"], 5000)})
+    cuts = [dp_kdtree(df, ["x"], "s", 50.0, 1, rng=s, median_fraction=0.5).tree_threshold[0] for s in range(20)]
+    true_median = np.median(df["x"])
+    assert np.all(np.abs(np.array(cuts) - true_median) <= 2)
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_k():
+    df = toy(50)
+    with pytest.raises(ValueError, match=r"k: expected an integer >= 1, got 0"):
+        mondrian(df, ["x"], "s", 0)
+    with pytest.raises(ValueError, match=r"k: expected an integer <= the number of records \(50\), got 51"):
+        mondrian(df, ["x"], "s", 51)
+    with pytest.raises(TypeError, match="k: expected an integer"):
+        mondrian(df, ["x"], "s", 2.5)
+
+
+def test_bad_l_and_t():
+    df = toy(50)
+    n_values = df["s"].nunique()
+    with pytest.raises(ValueError, match=rf"l: expected at most the number of sensitive values \({n_values}\), got 9"):
+        mondrian(df, ["x"], "s", 1, l=9)
+    for t in (-0.1, 1.5):
+        with pytest.raises(ValueError, match=r"t: expected a probability in \[0, 1\]"):
+            mondrian(df, ["x"], "s", 1, t=t)
+    with pytest.raises(ValueError, match="l_kind: expected one of"):
+        mondrian(df, ["x"], "s", 1, l=2, l_kind="entropy")
+
+
+def test_bad_eps_and_height():
+    df = toy(50)
+    for eps in (0, -1.0):
+        with pytest.raises(ValueError, match="eps: expected a number > 0"):
+            dp_kdtree(df, ["x"], "s", eps, 3, rng=0)
+    with pytest.raises(ValueError, match="height: expected an integer >= 0"):
+        dp_kdtree(df, ["x"], "s", 1.0, -1, rng=0)
+
+
+def test_bad_quasi_identifiers():
+    df = toy(50).assign(name=lambda d: d["s"] + "x", cat=lambda d: pd.Categorical(d["s"]))
+    with pytest.raises(ValueError, match=r"qi: unknown column\(s\) \['zip'\]"):
+        mondrian(df, ["x", "zip"], "s", 2)
+    with pytest.raises(ValueError, match=r"qi: unknown column\(s\) \['zip'\]"):
+        dp_kdtree(df, ["zip"], "s", 1.0, 2, rng=0)
+    with pytest.raises(TypeError, match="quasi-identifier 'name' has dtype .* not orderable"):
+        mondrian(df, ["x", "name"], "s", 2)
+    with pytest.raises(TypeError, match="quasi-identifier 'cat' is an unordered categorical, not orderable"):
+        dp_kdtree(df, ["cat"], "s", 1.0, 2, rng=0)
+    with pytest.raises(ValueError, match="sa: the sensitive attribute 's' is also listed"):
+        mondrian(df, ["x", "s"], "s", 2)
+    with pytest.raises(ValueError, match=r"orders\['name'\]: value\(s\) .* are not in the given order"):
+        encode(df, {"name": ["ax"]})
+    with pytest.raises(ValueError, match="domain: quasi-identifier 'x' has values outside"):
+        mondrian(df, ["x"], "s", 2, domain={"x": (0, 3)})
+    with pytest.raises(ValueError, match="df: expected at least one row"):
+        mondrian(df.iloc[:0], ["x"], "s", 1)
+
+
+def test_assign_outside_domain():
+    df = toy(50)
+    dec = mondrian(df, ["x"], "s", 2)
+    with pytest.raises(ValueError, match="outside the decomposition's domain"):
+        dec.assign(pd.DataFrame({"x": [99]}))
+    assert isinstance(dec, Decomposition)
+
+
+def test_vectorised_exponential_matches_mechanism_probabilities():
+    """The Gumbel-max draws of the private median follow exponential_probabilities."""
+    from privlib.mechanisms import exponential_probabilities
+    from privlib.partition import _exponential_rows
+    u = np.array([[-3.0, -1.0, 0.0, -2.0, -5.0]])
+    valid = np.array([[True, True, True, True, False]])
+    gen = np.random.default_rng(0)
+    draws = _exponential_rows(np.repeat(u, 40000, axis=0), np.repeat(valid, 40000, axis=0), 1.5, 1.0, gen)
+    freq = np.bincount(draws, minlength=5) / draws.size
+    p = exponential_probabilities(u[0, :4], 1.5, 1.0)
+    assert freq[4] == 0
+    assert np.allclose(freq[:4], p, atol=0.01)
