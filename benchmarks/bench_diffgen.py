@@ -1,0 +1,100 @@
+"""Benchmark of privlib.diffgen: DiffGen time and peak memory, 45,222 to 1,000,000 records
+(Figure 5 of Mohammed et al. 2011; target: 1,000,000 records, h = 15, within 10 s on one
+core), TDS on Adult, and optionally the full grids of Figures 3 and 4.
+
+Run from the repository root:
+
+    python benchmarks/bench_diffgen.py            # scalability + TDS (about a minute)
+    python benchmarks/bench_diffgen.py --full     # + Figure 3 (13 h x 10 runs) and Figure 4
+                                                  #   (10-fold CV), on 2 processes
+
+Time is wall-clock (``time.perf_counter``) of one call from the raw DataFrame to the release,
+on one core; peak memory is the ``tracemalloc`` peak of a second, separate call (numpy reports
+its allocations to tracemalloc), so the timing is not slowed by tracing.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import time
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+
+from privlib import diffgen as dg
+from privlib.data import load_adult
+
+SEED = 2011
+TARGET = "income"
+
+
+def measure(fn):
+    t0 = time.perf_counter()
+    out = fn()
+    seconds = time.perf_counter() - t0
+    tracemalloc.start()
+    fn()
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return out, seconds, peak / 2 ** 20
+
+
+def scalability(adult, tax):
+    rows = []
+    for i, n in enumerate([len(adult), 200_000, 400_000, 600_000, 800_000, 1_000_000]):
+        big = dg.blow_up(adult, n, dg.ADULT_PREDICTORS, rng=np.random.default_rng([SEED, i]))
+        rel, sec, mib = measure(lambda: dg.diffgen(big, dg.ADULT_PREDICTORS, TARGET, tax, 1.0, 15, "max",
+                                                   rng=np.random.default_rng([SEED, i, 1])))
+        rows.append({"algorithm": "DiffGen h=15 eps=1", "records": n, "seconds": round(sec, 2),
+                     "peak MiB": round(mib, 1), "released rows": rel.n_rows, "domain cells": rel.domain_cells})
+        del big
+    return rows
+
+
+def tds_rows(train, adult, tax):
+    rows = []
+    for name, df in [("train", train), ("all", adult)]:
+        rel, sec, mib = measure(lambda: dg.tds(df, dg.ADULT_PREDICTORS, TARGET, tax, 5))
+        rows.append({"algorithm": f"TDS k=5 ({name})", "records": len(df), "seconds": round(sec, 2),
+                     "peak MiB": round(mib, 1), "released rows": rel.n_rows, "domain cells": rel.domain_cells})
+    return rows
+
+
+def full_grids(train, test, adult, tax, workers):
+    t0 = time.perf_counter()
+    fig3 = dg.sweep(train, test, dg.ADULT_PREDICTORS, TARGET, tax, [0.1, 0.25, 0.5, 1.0], list(range(4, 17)),
+                    utilities=("max", "infogain"), runs=10, rng=SEED, workers=workers, progress=True)
+    print(f"\nFigure 3, full grid (10 runs, h = 4..16): {time.perf_counter() - t0:.0f} s on {workers} processes")
+    mean = fig3.groupby(["utility", "eps", "h"])["ca"].mean().mul(100).unstack("h")
+    sd = fig3.groupby(["utility", "eps", "h"])["ca"].std().mul(100).unstack("h")
+    print("mean CA (%):")
+    print(mean.round(2).to_string())
+    print("standard deviation between runs (points):")
+    print(sd.round(2).to_string())
+    print(f"slowest anonymization: {fig3['seconds'].max():.2f} s")
+    t0 = time.perf_counter()
+    fig4 = dg.cross_validate(adult, dg.ADULT_PREDICTORS, TARGET, tax, eps_values=[0.1, 0.25, 0.5, 1.0, 2.0, 3.0],
+                             h=15, k=5, folds=10, repeats=1, rng=SEED, workers=workers, progress=True)
+    print(f"\nFigure 4, one run of 10-fold CV: {time.perf_counter() - t0:.0f} s on {workers} processes")
+    print(fig4.groupby(["method", "eps"], dropna=False)["ca"].agg(["mean", "std"]).mul(100).round(2).to_string())
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--full", action="store_true", help="also run the full grids of Figures 3 and 4")
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args()
+    print(f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}, "
+          f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}")
+    train, test, adult = load_adult("train"), load_adult("test"), load_adult("all")
+    tax = dg.adult_taxonomies()
+    rows = scalability(adult, tax) + tds_rows(train, adult, tax)
+    print(pd.DataFrame(rows).to_string(index=False))
+    if args.full:
+        full_grids(train, test, adult, tax, args.workers)
+
+
+if __name__ == "__main__":
+    main()

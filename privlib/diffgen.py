@@ -1,0 +1,1327 @@
+"""DiffGen: differentially private data release for classification (Mohammed et al. 2011).
+
+DiffGen (Algorithm 1 of Mohammed, Chen, Fung & Yu, KDD 2011) releases a whole table under
+eps-differential privacy.  Starting from the most general state (every categorical value at
+the root of its taxonomy tree, every numerical value in one interval spanning its domain) it
+performs ``h`` specializations, each chosen by the exponential mechanism, then publishes the
+count of every equivalence group (generalized predictor values x class) with Laplace noise.
+
+Public functions
+================
+:func:`diffgen`                Algorithm 1; returns a :class:`Release`.
+:func:`tds`                    Top-down specialization for k-anonymity (Fung, Wang & Yu 2005),
+                               the baseline of Figure 4; also returns a :class:`Release`.
+:func:`accuracy`               C4.5-style tree trained on a release, tested on generalized records.
+:func:`baseline_accuracy`      BA: the same learner on the raw data.
+:func:`lower_bound_accuracy`   LA: all predictors removed (majority class of the training data).
+:func:`apply_cut`              generalize a table to a given cut (Table 1.b).
+:func:`contingency_table`      counts over every combination of cut values (Table 1.c, 1.d).
+:func:`partition_tree`         the tree of partitions of Figure 2 / Example 3, built literally.
+:func:`sweep`, :func:`cross_validate`   replicated experiments (Figures 3 and 4), optionally
+                               on two processes, identical results for any number of workers.
+:func:`blow_up`, :func:`scalability`   the scalability data and timings of Figure 5.
+:func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult.
+:func:`total_epsilon`          add up a budget ledger (sequential and parallel composition).
+
+Taxonomies
+==========
+``taxonomies`` maps *every* predictor either to a :class:`~privlib.hierarchy.Hierarchy`
+(categorical predictor, specialized down its taxonomy tree) or to a pair ``(low, high)``:
+a numerical predictor whose public domain is the half-open interval ``[low, high)``; it
+starts as that one interval and is split dynamically (Section 4.2, "Split Value").
+
+Implementation (Section 4.3)
+============================
+The cut of DiffGen is global (single-dimensional): the records generalized to a cut value
+``v`` are the same whatever the other attributes' cuts are, so the scores of ``v`` and of
+its children depend only on the class counts of ``v``'s records per child (and, for a
+numerical value, per distinct data value).  We collect those counts once, in one pass over
+the data: per attribute a table ``value x class`` whose rows are in depth-first leaf order
+(categorical; the records of any taxonomy node are then a contiguous block of rows -- the
+"link" from the cut value to its records) or in increasing value order (numerical; the
+records of an interval are a contiguous block too).  Cumulative sums over these tables give
+every count the source collects while splitting a partition (``|D_c|, |D_g|, |D_c^cls|,
+|D_g^cls|``) and every split score of an interval in O(number of distinct values), so the
+loop of Lines 6-11 never touches a record.  The leaf partitions of the partition tree
+(Figure 2) are formed once at the end (Line 12) with one mixed-radix group key per record and
+a ``bincount``.  Total cost O(|A^pr| |D| log |D|) for the sort, O(|A^pr| |D|) for Line 12, and
+O(h (|cut| + distinct values)) for the loop.  :func:`partition_tree` is the literal
+partition tree with ``Link_v`` lists (a reference implementation for small data, used in
+the tests to cross-check the fast one).
+"""
+from __future__ import annotations
+
+import math
+import numbers
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int,
+                          check_no_nan, check_nonempty)
+from .hierarchy import Hierarchy, HierarchyError
+from .mechanisms import exponential, laplace_scale
+
+__all__ = [
+    "BudgetEntry",
+    "Specialization",
+    "Release",
+    "diffgen",
+    "tds",
+    "accuracy",
+    "baseline_accuracy",
+    "lower_bound_accuracy",
+    "apply_cut",
+    "contingency_table",
+    "partition_tree",
+    "sweep",
+    "cross_validate",
+    "blow_up",
+    "scalability",
+    "adult_taxonomies",
+    "total_epsilon",
+    "max_score",
+    "infogain_score",
+    "TREE_PARAMS",
+    "select_min_leaf",
+    "ADULT_PREDICTORS",
+]
+
+ADULT_PREDICTORS = [
+    "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
+    "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
+]
+
+#: The C4.5-style learner of :func:`accuracy`: an entropy tree whose leaves must hold at
+#: least 0.3% of the (weighted) training records, standing in for C4.5's pruning.  The 0.3%
+#: is the best of :data:`MIN_LEAF_GRID` in 5-fold cross-validation on the raw Adult training
+#: set (:func:`select_min_leaf`; the chapter recomputes it).
+TREE_PARAMS = {"criterion": "entropy", "min_weight_fraction_leaf": 0.003, "random_state": 0}
+MIN_LEAF_GRID = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2)
+
+#: Line 12 materializes every cell of the generalized domain up to this many cells; above it,
+#: the noise of the empty cells is drawn sparsely (same distribution, see ``_noisy_counts``).
+DENSE_CELLS = 1 << 22
+#: Refuse to release more noisy rows than this (the noise would swamp the data anyway).
+MAX_RELEASED_ROWS = 20_000_000
+
+
+# ============================================================================ ledger
+@dataclass(frozen=True)
+class BudgetEntry:
+    """One mechanism call of a DP algorithm and the budget it spent.
+
+    ``composition`` is ``"sequential"`` (adds up) or ``"parallel"``: the entries sharing a
+    ``group`` ran on disjoint data, so the group costs its largest ``eps`` (Lemma 4.2).
+    """
+
+    step: str
+    mechanism: str
+    eps: float
+    composition: str
+    group: str = ""
+    detail: str = ""
+
+
+def total_epsilon(budget) -> float:
+    """Total eps of a ledger: sum of the sequential entries plus, for each parallel group, the
+    largest eps in the group (Lemmas 4.1 and 4.2 of the source)."""
+    seq = 0.0
+    groups: dict = {}
+    for e in budget:
+        check_in(e.composition, "composition", ("sequential", "parallel"))
+        if e.composition == "sequential":
+            seq += e.eps
+        else:
+            groups[e.group] = max(groups.get(e.group, 0.0), e.eps)
+    return seq + sum(groups.values())
+
+
+@dataclass(frozen=True)
+class Specialization:
+    """One specialization ``v -> child(v)`` (Algorithm 1, Line 8)."""
+
+    iteration: int
+    attribute: str
+    value: str
+    children: tuple
+    split: float | None
+    score: float
+
+
+# ============================================================================ attributes
+class _Categorical:
+    """A taxonomy tree flattened to arrays, leaves in depth-first order (contiguous blocks)."""
+
+    kind = "categorical"
+
+    def __init__(self, name: str, hierarchy: Hierarchy):
+        self.name = name
+        self.hierarchy = hierarchy
+        nodes, children, lo, hi = [], [], [], []
+        leaves: list = []
+
+        def visit(node):  # iterative would be longer; taxonomy trees are shallow
+            i = len(nodes)
+            nodes.append(node)
+            children.append([])
+            lo.append(len(leaves))
+            hi.append(None)
+            ch = hierarchy.children(node)
+            if not ch:
+                leaves.append(node)
+            for c in ch:
+                children[i].append(visit(c))
+            hi[i] = len(leaves)
+            return i
+
+        visit(hierarchy.root)
+        self.nodes = nodes
+        self.labels = [str(n) for n in nodes]
+        self.children = [tuple(c) for c in children]
+        self.lo = np.asarray(lo, dtype=np.int64)
+        self.hi = np.asarray(hi, dtype=np.int64)
+        self.leaves = leaves
+        self.leaf_index = pd.Index(leaves)
+        self.n_leaves = len(leaves)
+        self.n_internal = sum(1 for c in children if c)
+        self.node_of_label = {n: i for i, n in enumerate(nodes)}
+
+    def encode(self, values, what: str) -> np.ndarray:
+        idx = self.leaf_index.get_indexer(pd.Series(values).to_numpy())
+        if (idx < 0).any():
+            check_no_nan(pd.DataFrame({self.name: pd.Series(values)}), what)
+            try:
+                self.hierarchy.check_values(pd.Series(values)[idx < 0])
+            except HierarchyError as exc:
+                raise HierarchyError(f"{what}: {exc}") from None
+            raise HierarchyError(f"{what}: values of attribute {self.name!r} not in its taxonomy")  # pragma: no cover
+        return idx.astype(np.int64)
+
+    def cut_lookup(self, cut_nodes) -> np.ndarray:
+        """Array leaf position -> index of the cut value above it."""
+        out = np.full(self.n_leaves, -1, dtype=np.int64)
+        for j, node in enumerate(cut_nodes):
+            out[self.lo[node]:self.hi[node]] = j
+        return out
+
+
+class _Numerical:
+    """A numerical predictor with public domain ``[low, high)``."""
+
+    kind = "numerical"
+
+    def __init__(self, name: str, low: float, high: float):
+        self.name = name
+        self.low = float(low)
+        self.high = float(high)
+
+    def encode(self, values, what: str) -> np.ndarray:
+        x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+        bad = ~((x >= self.low) & (x < self.high))
+        if bad.any():
+            check_no_nan(pd.DataFrame({self.name: x}), what)
+            shown = pd.Series(values)[bad].unique()[:5].tolist()
+            raise HierarchyError(
+                f"{what}: value(s) {shown} of numerical attribute {self.name!r} outside its domain "
+                f"[{_fmt(self.low)}, {_fmt(self.high)})")
+        return x
+
+
+def _fmt(x: float) -> str:
+    x = float(x)
+    if x.is_integer():
+        return str(int(x))
+    return f"{x:.2f}"
+
+
+def _interval_label(lo: float, hi: float) -> str:
+    return f"[{_fmt(lo)}-{_fmt(hi)})"
+
+
+def _make_attrs(df, predictors, taxonomies) -> list:
+    if not isinstance(taxonomies, dict):
+        raise TypeError(f"taxonomies: expected a dict attribute -> Hierarchy or (low, high), "
+                        f"got {type(taxonomies).__name__}")
+    attrs = []
+    for a in predictors:
+        if a not in taxonomies:
+            raise ValueError(
+                f"taxonomies: predictor {a!r} has no taxonomy; give a Hierarchy (categorical) or a "
+                f"numerical domain (low, high)")
+        t = taxonomies[a]
+        if isinstance(t, Hierarchy):
+            attrs.append(_Categorical(a, t))
+        elif (isinstance(t, (tuple, list)) and len(t) == 2
+              and all(isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, bool)
+                      for v in t)):
+            lo, hi = float(t[0]), float(t[1])
+            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+                raise ValueError(f"taxonomies[{a!r}]: expected a numerical domain (low, high) with "
+                                 f"low < high, got {t!r}")
+            if not pd.api.types.is_numeric_dtype(df[a]):
+                raise TypeError(f"taxonomies[{a!r}]: numerical domain given for the non-numeric column {a!r}")
+            attrs.append(_Numerical(a, lo, hi))
+        else:
+            raise TypeError(f"taxonomies[{a!r}]: expected a Hierarchy or a pair (low, high), "
+                            f"got {type(t).__name__} {t!r}")
+    return attrs
+
+
+# ============================================================================ preparation
+@dataclass
+class _Prepared:
+    """A training table encoded once: per-attribute codes and value x class count tables."""
+
+    predictors: list
+    target: str
+    attrs: list
+    classes: np.ndarray
+    y: np.ndarray
+    raw: list            # per attribute: leaf positions (categorical) or float values (numerical)
+    vals: list           # numerical: sorted distinct values; categorical: None
+    cum: list            # per attribute: cumulative (rows + 1) x K class counts
+    n: int = 0
+
+    @property
+    def K(self) -> int:
+        return len(self.classes)
+
+
+def _check_target(df, target):
+    col = df[target]
+    if pd.api.types.is_float_dtype(col) or pd.api.types.is_complex_dtype(col):
+        raise TypeError(f"target: the class attribute {target!r} must be categorical, got a "
+                        f"numerical column of dtype {col.dtype}")
+
+
+def _validate(df, predictors, target, taxonomies):
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    if isinstance(predictors, str):
+        predictors = [predictors]
+    predictors = list(predictors)
+    if not predictors:
+        raise ValueError("predictors: expected at least one predictor attribute, got none")
+    check_columns(df, predictors + [target], "predictors/target")
+    if target in predictors:
+        raise ValueError(f"target: the class attribute {target!r} is also listed as a predictor")
+    check_nonempty(df, "df")
+    if df[target].isna().any():
+        check_no_nan(df, "df", [target])
+    _check_target(df, target)
+    attrs = _make_attrs(df, predictors, taxonomies)
+    return predictors, attrs
+
+
+def _prepare(df, predictors, target, taxonomies, classes=None) -> _Prepared:
+    predictors, attrs = _validate(df, predictors, target, taxonomies)
+    if classes is None:
+        classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+    y = pd.Index(classes).get_indexer(df[target].to_numpy())
+    if (y < 0).any():
+        raise ValueError(f"target: class value(s) {sorted(set(df[target][y < 0]), key=str)[:5]} not in "
+                         f"the class domain {list(classes)}")
+    K = len(classes)
+    raw, vals, cum = [], [], []
+    for a in attrs:
+        x = a.encode(df[a.name], "df")
+        if a.kind == "categorical":
+            table = np.bincount(x * K + y, minlength=a.n_leaves * K).reshape(a.n_leaves, K)
+            vals.append(None)
+        else:
+            v, inv = _distinct(x)
+            table = np.bincount(inv * K + y, minlength=len(v) * K).reshape(len(v), K)
+            vals.append(v)
+        c = np.zeros((table.shape[0] + 1, K), dtype=np.int64)
+        np.cumsum(table, axis=0, out=c[1:])
+        raw.append(x)
+        cum.append(c)
+    return _Prepared(predictors, target, attrs, classes, y.astype(np.int64), raw, vals, cum, n=len(df))
+
+
+def _distinct(x):
+    """Sorted distinct values and the inverse index; a counting sort for integer data with a
+    modest range (Section 4.3 sorts; the order is all that is needed)."""
+    lo, hi = x.min(), x.max()
+    if np.all(x == np.floor(x)) and hi - lo <= 4 * len(x) + 1_000_000:
+        xi = (x - lo).astype(np.int64)
+        present = np.bincount(xi, minlength=int(hi - lo) + 1) > 0
+        rank = np.cumsum(present) - 1
+        return np.flatnonzero(present).astype(float) + lo, rank[xi]
+    return np.unique(x, return_inverse=True)
+
+
+# ============================================================================ utility functions
+def _entropy_rows(counts) -> np.ndarray:
+    counts = np.asarray(counts, dtype=float)
+    n = counts.sum(axis=-1, keepdims=True)
+    p = np.divide(counts, n, out=np.zeros_like(counts), where=n > 0)
+    logp = np.log2(p, out=np.zeros_like(p), where=p > 0)
+    return -(p * logp).sum(axis=-1)
+
+
+def max_score(child_counts) -> np.ndarray:
+    """Max(D, v) = sum over children c of max_cls |D_c^cls| (Equation 4; sensitivity 1).
+
+    ``child_counts`` has shape (..., children, classes)."""
+    return np.asarray(child_counts).max(axis=-1).sum(axis=-1).astype(float)
+
+
+def infogain_score(child_counts) -> np.ndarray:
+    """InfoGain(D, v) = H_v(D) - sum_c |D_c|/|D_v| H_c(D) (Equation 3; sensitivity log2 |classes|).
+
+    ``child_counts`` has shape (..., children, classes); an empty ``D_v`` scores 0."""
+    cc = np.asarray(child_counts, dtype=float)
+    tot = cc.sum(axis=-2)
+    n = tot.sum(axis=-1)
+    nc = cc.sum(axis=-1)
+    cond = (nc * _entropy_rows(cc)).sum(axis=-1)
+    cond = np.divide(cond, n, out=np.zeros_like(n), where=n > 0)
+    return np.maximum(_entropy_rows(tot) - cond, 0.0)
+
+
+_SCORES = {"max": max_score, "infogain": infogain_score}
+
+
+def _sensitivity(utility: str, K: int) -> float:
+    return 1.0 if utility == "max" else math.log2(K)
+
+
+# ============================================================================ scoring helpers
+def _cat_child_counts(prep, a_idx, node) -> np.ndarray:
+    a = prep.attrs[a_idx]
+    c = prep.cum[a_idx]
+    ch = a.children[node]
+    return np.stack([c[a.hi[k]] - c[a.lo[k]] for k in ch])
+
+
+def _num_split_table(prep, a_idx, lo, hi):
+    """Score intervals of the split point of numerical value [lo, hi) (Equation 6).
+
+    Returns the left class counts per interval (J x K), the totals (K), the interval bounds
+    (J + 1 boundaries; interval j is (b_j, b_{j+1}]) and their lengths.
+    """
+    v = prep.vals[a_idx]
+    c = prep.cum[a_idx]
+    i0 = int(np.searchsorted(v, lo, side="left"))
+    i1 = int(np.searchsorted(v, hi, side="left"))
+    inside = v[i0:i1]
+    bounds = np.concatenate(([lo], inside, [hi]))
+    # split point s in (bounds[j], bounds[j+1]] sends the first j distinct values left
+    left = c[i0:i1 + 1] - c[i0]
+    total = c[i1] - c[i0]
+    lengths = np.diff(bounds)
+    return left, total, bounds, lengths
+
+
+def _num_scores(left, total, utility) -> np.ndarray:
+    pair = np.stack([left, total[None, :] - left], axis=1)  # J x 2 x K
+    return _SCORES[utility](pair)
+
+
+# ============================================================================ release
+@dataclass(frozen=True, eq=False)
+class Release:
+    """A generalized table with (noisy) counts, its cuts, and the budget ledger.
+
+    Attributes
+    ----------
+    predictors, target : the attribute names.
+    classes : the class domain, in the order of ``class_codes``.
+    cuts : dict attribute -> tuple of cut values (taxonomy nodes or interval labels).
+    splits : dict numerical attribute -> tuple of split points (sorted).
+    group_codes : (rows, predictors) int array, index of each row's value in ``cuts``.
+    class_codes, counts : class index and released count of each row (rows with count 0 are
+        not listed; every other cell of the generalized domain was released as 0).
+    history : the specializations performed, in order.
+    budget : the ledger, one :class:`BudgetEntry` per mechanism call (empty for TDS).
+    eps, eps_prime, h, utility, method : the parameters (``method`` is "diffgen" or "tds").
+    eps_unspent : budget reserved for Line 9 in iterations that specialized a categorical
+        value (Line 9 then does not run), so ``total_epsilon(budget) + eps_unspent == eps``.
+    domain_cells : number of cells (groups x classes) of the generalized domain.
+    """
+
+    predictors: tuple
+    target: str
+    classes: tuple
+    attrs: tuple = field(repr=False)
+    cut_nodes: tuple = field(repr=False)
+    cuts: dict
+    splits: dict
+    group_codes: np.ndarray = field(repr=False)
+    class_codes: np.ndarray = field(repr=False)
+    counts: np.ndarray = field(repr=False)
+    history: tuple = ()
+    budget: tuple = ()
+    eps: float | None = None
+    eps_prime: float | None = None
+    h: int | None = None
+    utility: str | None = None
+    method: str = "diffgen"
+    eps_unspent: float = 0.0
+    domain_cells: int = 0
+
+    @property
+    def n_rows(self) -> int:
+        return int(len(self.counts))
+
+    @property
+    def n_records(self) -> int:
+        """Sum of the released counts."""
+        return int(self.counts.sum())
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The released table: generalized predictors, class, count (rows with count > 0)."""
+        data = {}
+        for j, a in enumerate(self.predictors):
+            labels = np.asarray(self.cuts[a], dtype=object)
+            data[a] = labels[self.group_codes[:, j]]
+        data[self.target] = np.asarray(self.classes, dtype=object)[self.class_codes]
+        data["count"] = self.counts
+        return pd.DataFrame(data)
+
+    def encode(self, df) -> np.ndarray:
+        """Index of every record's generalized value in ``cuts``, per predictor (n x d ints).
+
+        Raises :class:`~privlib.hierarchy.HierarchyError` for a value outside the taxonomy."""
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+        check_columns(df, list(self.predictors), "predictors")
+        out = np.empty((len(df), len(self.predictors)), dtype=np.int64)
+        for j, a in enumerate(self.attrs):
+            x = a.encode(df[a.name], "df")
+            out[:, j] = _code_under_cut(a, x, self.cut_nodes[j])
+        return out
+
+    def generalize(self, df) -> pd.DataFrame:
+        """Generalize records (e.g. the test set) with the release's cuts (Section 5).
+
+        Non-predictor columns are kept unchanged."""
+        codes = self.encode(df)
+        out = df.copy()
+        for j, a in enumerate(self.predictors):
+            out[a] = np.asarray(self.cuts[a], dtype=object)[codes[:, j]]
+        return out
+
+    def eps_spent(self) -> float:
+        """:func:`total_epsilon` of the ledger."""
+        return total_epsilon(self.budget)
+
+
+def _code_under_cut(a, x, cut) -> np.ndarray:
+    if a.kind == "categorical":
+        return a.cut_lookup(cut)[x]
+    return np.searchsorted(np.asarray(cut[1:-1], dtype=float), x, side="right").astype(np.int64)
+
+
+def _cut_labels(a, cut) -> tuple:
+    if a.kind == "categorical":
+        return tuple(a.labels[k] for k in cut)
+    return tuple(_interval_label(lo, hi) for lo, hi in zip(cut[:-1], cut[1:]))
+
+
+def _group_keys(prep, cut_nodes):
+    """Per-record group index (mixed radix over the cut sizes) and the cut sizes."""
+    sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(prep.attrs, cut_nodes)]
+    total = 1
+    for s in sizes:
+        total *= s
+    if total * prep.K >= 2 ** 62:
+        raise ValueError(f"h: the generalized domain has {total} groups, too many to index; "
+                         f"use fewer specializations")
+    key = np.zeros(prep.n, dtype=np.int64)
+    for a, x, c, s in zip(prep.attrs, prep.raw, cut_nodes, sizes):
+        key = key * s + _code_under_cut(a, x, c)
+    return key, sizes, total
+
+
+def _noisy_counts(key, y, K, n_groups, eps_half, gen):
+    """Line 12: every cell (group x class) gets count + Lap(1/eps_half), rounded to the nearest
+    non-negative integer.  Returns (cells, counts) of the cells released with a count > 0.
+
+    Cells of the generalized domain that hold no record are treated exactly: when there are
+    more than :data:`DENSE_CELLS` cells, the number of empty cells whose noisy count rounds to
+    at least 1 is drawn from its binomial law, their noise from Lap conditioned on >= 1/2
+    (that is 1/2 + Exp(b)), and their positions uniformly among the empty cells.
+    """
+    b = laplace_scale(eps_half, 1.0)
+    cells = n_groups * K
+    flat = key * K + y
+    if cells <= DENSE_CELLS:
+        true = np.bincount(flat, minlength=cells)
+        noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=cells)), 0).astype(np.int64)
+        idx = np.flatnonzero(noisy)
+        return idx, noisy[idx]
+    occ, true = np.unique(flat, return_counts=True)
+    noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=len(occ))), 0).astype(np.int64)
+    n_empty = cells - len(occ)
+    p = 0.5 * math.exp(-0.5 / b)
+    m = int(gen.binomial(n_empty, p))
+    if m > MAX_RELEASED_ROWS:
+        raise ValueError(f"h: the generalized domain has {cells:,} cells; about {m:,} empty ones would be "
+                         f"released with positive noisy counts -- use fewer specializations or a larger eps")
+    extra = np.empty(0, dtype=np.int64)
+    while len(extra) < m:
+        draw = gen.integers(0, cells, size=int(1.2 * (m - len(extra))) + 16)
+        draw = np.setdiff1d(np.unique(np.concatenate([extra, draw])), occ, assume_unique=True)
+        extra = draw if len(draw) <= m else gen.choice(draw, size=m, replace=False)
+    extra = np.sort(extra)
+    extra_counts = np.maximum(np.rint(0.5 + gen.exponential(b, size=m)), 1).astype(np.int64)
+    keep = noisy > 0
+    idx = np.concatenate([occ[keep], extra])
+    cnt = np.concatenate([noisy[keep], extra_counts])
+    order = np.argsort(idx, kind="stable")
+    return idx[order], cnt[order]
+
+
+def _build_release(prep, cut_nodes, cells, counts, **kw) -> Release:
+    K = prep.K
+    sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(prep.attrs, cut_nodes)]
+    cells = np.asarray(cells, dtype=np.int64)
+    cls = cells % K
+    # (d, rows) C-ordered, exposed as its (rows, d) transpose: no strided copy
+    codes = np.array(np.unravel_index(cells // K, sizes), dtype=np.int64).reshape(len(sizes), len(cells)).T
+    cuts = {a.name: _cut_labels(a, c) for a, c in zip(prep.attrs, cut_nodes)}
+    splits = {a.name: tuple(float(s) for s in c[1:-1]) for a, c in zip(prep.attrs, cut_nodes)
+              if a.kind == "numerical"}
+    return Release(tuple(prep.predictors), prep.target, tuple(prep.classes), tuple(prep.attrs),
+                   tuple(tuple(c) for c in cut_nodes), cuts, splits, codes, cls.astype(np.int64),
+                   np.asarray(counts, dtype=np.int64), **kw)
+
+
+# ============================================================================ DiffGen
+def _check_h(prep, h):
+    h = check_int(h, "h", minimum=0)
+    if not any(a.kind == "numerical" for a in prep.attrs):
+        room = sum(a.n_internal for a in prep.attrs)
+        if h > room:
+            raise ValueError(
+                f"h: expected at most {room} specializations (the number of non-leaf taxonomy values; "
+                f"with no numerical predictor the cut reaches the leaves after that), got {h}")
+    return h
+
+
+def diffgen(df, predictors, target, taxonomies, eps, h, utility="max", rng=0) -> Release:
+    """Release ``df`` under eps-differential privacy by DiffGen (Algorithm 1).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The raw table D (no missing values).
+    predictors : list of str
+        Predictor attributes A^pr.
+    target : str
+        The class attribute A^cls (categorical: strings, integers, booleans; not floats).
+    taxonomies : dict
+        Every predictor -> :class:`~privlib.hierarchy.Hierarchy` (categorical) or its public
+        numerical domain ``(low, high)``, meaning ``[low, high)``.
+    eps : float
+        Privacy budget, > 0.
+    h : int
+        Number of specializations, >= 0.  With only categorical predictors, at most the number
+        of non-leaf taxonomy values (beyond that there is nothing left to specialize: the cut
+        is the leaves and the release is the noisy contingency table); with a numerical
+        predictor any ``h`` is possible, as intervals can always be split again.
+    utility : {"max", "infogain"}
+        Score of a candidate: Max (Equation 4, sensitivity 1) or InfoGain (Equation 3,
+        sensitivity log2 |classes|).
+    rng : int or numpy.random.Generator
+
+    Returns
+    -------
+    Release
+        Noisy counts of every non-empty released cell, the cuts, the history of
+        specializations and the budget ledger:
+
+        * Line 3: ``eps' = eps / (2 (|A_n^pr| + 2h))``;
+        * Line 4: one exponential mechanism per numerical predictor (eps' each, sequential):
+          the split point of its full-domain interval, interval weighted by its length
+          (Equation 6), then uniform inside the chosen interval;
+        * Line 7: one exponential mechanism per iteration (eps', sequential) choosing the
+          candidate of the current cut, score Max or InfoGain;
+        * Line 9: when a numerical value was specialized, one exponential mechanism per new
+          interval (eps' each, parallel: the two intervals hold disjoint records);
+        * Line 12: Laplace noise Lap(2/eps) on the count of every group x class of the
+          generalized domain (eps/2, parallel: the groups are disjoint), rounded to the
+          nearest non-negative integer.
+    """
+    eps = check_epsilon(eps)
+    check_in(utility, "utility", tuple(_SCORES))
+    gen = as_generator(rng)
+    prep = _prepare(df, predictors, target, taxonomies)
+    return _diffgen(prep, eps, h, utility, gen)
+
+
+def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
+    h = _check_h(prep, h)
+    K = prep.K
+    if utility == "infogain" and K < 2:
+        raise ValueError("utility: InfoGain needs at least 2 classes (its sensitivity log2 |classes| is 0)")
+    du = _sensitivity(utility, max(K, 2))
+    score_fn = _SCORES[utility]
+    n_num = sum(a.kind == "numerical" for a in prep.attrs)
+    denom = 2 * (n_num + 2 * h)
+    eps_p = eps / denom if denom > 0 else 0.0
+    ledger: list = []
+    history: list = []
+
+    # Lines 1-2: the topmost cut
+    cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
+    # candidates: (attribute index, key, score, split); key = node id or (lo, hi)
+    cands: list = []
+
+    def choose_split(a_idx, lo, hi, step, group):
+        left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
+        u = _num_scores(left, total, utility)
+        j = exponential(u, eps_p, du, gen, base_measure=lengths)
+        s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
+        if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
+            s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
+        ledger.append(BudgetEntry(step, "exponential", eps_p, "parallel" if group else "sequential", group,
+                                  f"split point of {prep.attrs[a_idx].name} {_interval_label(lo, hi)}"))
+        return float(s), float(u[j])
+
+    def add_cat(a_idx, node):
+        a = prep.attrs[a_idx]
+        if a.children[node]:
+            cands.append((a_idx, node, float(score_fn(_cat_child_counts(prep, a_idx, node))), None))
+
+    # Line 4 (split values of the numerical candidates) and Line 5 (scores)
+    for a_idx, a in enumerate(prep.attrs):
+        if a.kind == "numerical":
+            s, u = choose_split(a_idx, a.low, a.high, "Line 4", "")
+            cands.append((a_idx, (a.low, a.high), u, s))
+        else:
+            add_cat(a_idx, 0)
+
+    # Lines 6-11
+    for it in range(1, h + 1):
+        if not cands:  # pragma: no cover - prevented by _check_h
+            raise ValueError(f"h: no candidate left to specialize at iteration {it}")
+        u = np.array([c[2] for c in cands])
+        pick = exponential(u, eps_p, du, gen)
+        ledger.append(BudgetEntry("Line 7", "exponential", eps_p, "sequential", "",
+                                  f"iteration {it}: candidate selection among {len(cands)}"))
+        a_idx, key, score, split = cands.pop(pick)
+        a = prep.attrs[a_idx]
+        if a.kind == "categorical":
+            pos = cut_nodes[a_idx].index(key)
+            ch = list(a.children[key])
+            cut_nodes[a_idx][pos:pos + 1] = ch
+            for c in ch:
+                add_cat(a_idx, c)
+            history.append(Specialization(it, a.name, a.labels[key], tuple(a.labels[c] for c in ch), None, score))
+        else:
+            lo, hi = key
+            bnds = cut_nodes[a_idx]
+            bnds.insert(int(np.searchsorted(bnds, split)), split)
+            group = f"Line 9, iteration {it}"
+            for clo, chi in ((lo, split), (split, hi)):
+                s, uu = choose_split(a_idx, clo, chi, "Line 9", group)
+                cands.append((a_idx, (clo, chi), uu, s))
+            history.append(Specialization(it, a.name, _interval_label(lo, hi),
+                                          (_interval_label(lo, split), _interval_label(split, hi)), split, score))
+
+    # Line 12
+    key, sizes, n_groups = _group_keys(prep, cut_nodes)
+    cells, counts = _noisy_counts(key, prep.y, K, n_groups, eps / 2.0, gen)
+    ledger.append(BudgetEntry("Line 12", "laplace", eps / 2.0, "parallel", "Line 12",
+                              f"Lap(2/eps) on {n_groups * K:,} disjoint group x class counts"))
+    n_line9 = sum(1 for e in ledger if e.step == "Line 9") // 2
+    unspent = eps_p * (h - n_line9)
+    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=tuple(ledger),
+                          eps=eps, eps_prime=eps_p, h=h, utility=utility, method="diffgen",
+                          eps_unspent=unspent, domain_cells=n_groups * K)
+
+
+# ============================================================================ TDS
+def tds(df, predictors, target, taxonomies, k) -> Release:
+    """Top-down specialization for k-anonymity (Fung, Wang & Yu 2005), the baseline of Figure 4.
+
+    All predictors form one quasi-identifier.  Starting from the topmost cut, each iteration
+    performs the *valid* (every non-empty group keeps >= k records) and *beneficial*
+    (InfoGain > 0) specialization with the highest ``Score(v) = InfoGain(v) / (AnonyLoss(v) + 1)``,
+    ``AnonyLoss(v) = A - A_v`` (A: the smallest group size now, A_v: after specializing v).
+    A numerical interval is split at the point that maximizes InfoGain (between two distinct
+    values, at their midpoint), as in C4.5.  Stops when no candidate is valid and beneficial.
+
+    Returns a :class:`Release` with the exact counts of the non-empty groups (no budget).
+    """
+    k = check_int(k, "k", minimum=1)
+    prep = _prepare(df, predictors, target, taxonomies)
+    if k > prep.n:
+        raise ValueError(f"k: expected at most the number of records ({prep.n}), got {k}")
+    return _tds(prep, k)
+
+
+def _tds_num_split(prep, a_idx, lo, hi):
+    left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
+    J = len(bounds) - 1
+    if J < 3:  # fewer than two distinct values inside: nothing to split
+        return None, 0.0
+    inner = np.arange(1, J - 1)  # split between distinct values inner-1 and inner
+    u = infogain_score(np.stack([left[inner], total[None, :] - left[inner]], axis=1))
+    j = int(inner[np.argmax(u)])
+    s = 0.5 * (bounds[j] + bounds[j + 1])
+    return float(s), float(u.max())
+
+
+def _tds(prep: _Prepared, k: int) -> Release:
+    cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
+    # per-record group id (the leaf partition) and group sizes
+    gid = np.zeros(prep.n, dtype=np.int64)
+    sizes_g = np.array([prep.n])
+    # per attribute: record order by value so that a cut value's records are one slice
+    order = [np.argsort(x, kind="stable") for x in prep.raw]
+    sorted_vals = [x[o] for x, o in zip(prep.raw, order)]
+    cands = []  # (a_idx, key, infogain, split)
+    history = []
+
+    def add(a_idx, key):
+        a = prep.attrs[a_idx]
+        if a.kind == "categorical":
+            if a.children[key]:
+                ig = float(infogain_score(_cat_child_counts(prep, a_idx, key)))
+                cands.append((a_idx, key, ig, None))
+        else:
+            s, ig = _tds_num_split(prep, a_idx, *key)
+            if s is not None:
+                cands.append((a_idx, key, ig, s))
+
+    def records(a_idx, key):
+        a = prep.attrs[a_idx]
+        if a.kind == "categorical":
+            lo, hi = a.lo[key], a.hi[key]
+        else:
+            lo, hi = key
+        i0, i1 = np.searchsorted(sorted_vals[a_idx], [lo, hi], side="left")
+        return order[a_idx][i0:i1]
+
+    def child_codes(a_idx, key, split, idx):
+        a = prep.attrs[a_idx]
+        if a.kind == "categorical":
+            ch = a.children[key]
+            lut = np.full(a.n_leaves, -1, dtype=np.int64)
+            for j, c in enumerate(ch):
+                lut[a.lo[c]:a.hi[c]] = j
+            return lut[prep.raw[a_idx][idx]], len(ch)
+        return (prep.raw[a_idx][idx] >= split).astype(np.int64), 2
+
+    for a_idx, a in enumerate(prep.attrs):
+        add(a_idx, 0 if a.kind == "categorical" else (a.low, a.high))
+
+    it = 0
+    while True:
+        A = int(sizes_g[sizes_g > 0].min())
+        best, best_score, best_info = None, -np.inf, None
+        still = []
+        for cand in cands:
+            a_idx, key, ig, split = cand
+            idx = records(a_idx, key)
+            if len(idx) == 0:
+                still.append(cand)
+                continue
+            cc, nch = child_codes(a_idx, key, split, idx)
+            g = gid[idx]
+            sub = np.bincount(g * nch + cc, minlength=len(sizes_g) * nch)
+            new_min = int(sub[sub > 0].min())
+            if new_min < k:
+                continue  # invalid now, invalid forever (groups only get smaller)
+            still.append(cand)
+            if ig <= 0:
+                continue
+            touched = np.zeros(len(sizes_g), dtype=bool)
+            touched[np.unique(g)] = True
+            rest = sizes_g[~touched & (sizes_g > 0)]
+            A_v = min(new_min, int(rest.min())) if len(rest) else new_min
+            score = ig / (A - A_v + 1)
+            if score > best_score:
+                best, best_score, best_info = cand, score, (idx, cc, nch, g)
+        cands = still
+        if best is None:
+            break
+        it += 1
+        cands.remove(best)
+        a_idx, key, ig, split = best
+        idx, cc, nch, g = best_info
+        a = prep.attrs[a_idx]
+        # new group ids: (old group, child) pairs of the specialized records
+        pair = g * nch + cc
+        uniq, inv = np.unique(pair, return_inverse=True)
+        new_ids = len(sizes_g) + np.arange(len(uniq))
+        sizes_g = np.concatenate([sizes_g, np.bincount(inv, minlength=len(uniq))])
+        sizes_g[np.unique(g)] = 0
+        gid[idx] = new_ids[inv]
+        if a.kind == "categorical":
+            pos = cut_nodes[a_idx].index(key)
+            ch = list(a.children[key])
+            cut_nodes[a_idx][pos:pos + 1] = ch
+            for c in ch:
+                add(a_idx, c)
+            history.append(Specialization(it, a.name, a.labels[key], tuple(a.labels[c] for c in ch), None, ig))
+        else:
+            lo, hi = key
+            bnds = cut_nodes[a_idx]
+            bnds.insert(int(np.searchsorted(bnds, split)), split)
+            add(a_idx, (lo, split))
+            add(a_idx, (split, hi))
+            history.append(Specialization(it, a.name, _interval_label(lo, hi),
+                                          (_interval_label(lo, split), _interval_label(split, hi)), split, ig))
+
+    key_, sizes, n_groups = _group_keys(prep, cut_nodes)
+    cells, counts = np.unique(key_ * prep.K + prep.y, return_counts=True)
+    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=(), method="tds",
+                          domain_cells=n_groups * prep.K)
+
+
+# ============================================================================ accuracy
+def _features(codes) -> np.ndarray:
+    """Tree features: one column per predictor, the rank of the (generalized) value.
+
+    Intervals are ranked by position; categorical values by their position in the
+    taxonomy's depth-first leaf order, so siblings are adjacent and a threshold separates
+    groups of sub-trees.  (C4.5 splits a categorical attribute into one branch per value;
+    scikit-learn trees need numbers, and one-hot columns would multiply the features by
+    about seven on releases that already have up to 10^5-10^6 rows.)
+    """
+    return np.asarray(codes, dtype=np.float32).T
+
+
+def _tree(params=None):
+    from sklearn.tree import DecisionTreeClassifier
+    return DecisionTreeClassifier(**(TREE_PARAMS if params is None else {**TREE_PARAMS, **params}))
+
+
+def _release_accuracy(release: Release, test_codes: np.ndarray, y_test: np.ndarray, params=None) -> float:
+    if release.n_rows == 0:  # nothing released: predict the first class
+        return float(np.mean(y_test == 0))
+    X = _features(release.group_codes.T)
+    clf = _tree(params).fit(X, release.class_codes, sample_weight=release.counts.astype(float))
+    Xt = _features(test_codes.T)
+    return float(np.mean(clf.predict(Xt) == y_test))
+
+
+def _test_labels(release, test):
+    check_columns(test, [release.target], "target")
+    y = pd.Index(list(release.classes)).get_indexer(test[release.target].to_numpy())
+    return y  # unknown classes -> -1, never predicted: counted as errors
+
+
+def accuracy(release: Release, test, tree_params=None) -> float:
+    """Classification accuracy CA of a C4.5-style tree built on the release (Section 5).
+
+    The tree (:data:`TREE_PARAMS`: entropy criterion, minimum leaf weight) is trained on the
+    released rows with ``sample_weight`` = released counts; every generalized predictor is
+    coded by its rank (see ``_features``).  The test records are generalized with the
+    release's cuts (``release.encode`` / ``release.generalize``) and the fraction classified
+    correctly is returned.  Works for DiffGen and TDS releases alike.
+    """
+    if not isinstance(release, Release):
+        raise TypeError(f"release: expected a Release, got {type(release).__name__}")
+    check_nonempty(test, "test")
+    codes = release.encode(test)
+    return _release_accuracy(release, codes, _test_labels(release, test), tree_params)
+
+
+def baseline_accuracy(train, test, predictors, target, taxonomies, tree_params=None) -> float:
+    """BA: accuracy of the same learner on the raw data (numerical values as they are,
+    categorical leaves by their depth-first rank in the taxonomy)."""
+    prep = _prepare(train, predictors, target, taxonomies)
+    tprep = _encode_test(prep, test)
+    clf = _tree(tree_params).fit(_features(prep.raw), prep.y)
+    return float(np.mean(clf.predict(_features(tprep[0])) == tprep[1]))
+
+
+def select_min_leaf(train, predictors, target, taxonomies, grid=MIN_LEAF_GRID, folds=5) -> pd.DataFrame:
+    """Cross-validated accuracy of the raw-data tree for each ``min_weight_fraction_leaf``.
+
+    How :data:`TREE_PARAMS` was chosen: C4.5 prunes its trees, scikit-learn's trees do not,
+    and an unpruned tree over-fits Adult (about 81% instead of 85%)."""
+    from sklearn.model_selection import StratifiedKFold, cross_val_score
+    folds = check_int(folds, "folds", minimum=2)
+    prep = _prepare(train, predictors, target, taxonomies)
+    X = _features(prep.raw)
+    cv = StratifiedKFold(folds, shuffle=True, random_state=0)
+    rows = [{"min_weight_fraction_leaf": m,
+             "cv_accuracy": float(cross_val_score(_tree({"min_weight_fraction_leaf": m}), X, prep.y, cv=cv).mean())}
+            for m in grid]
+    return pd.DataFrame(rows)
+
+
+def lower_bound_accuracy(train, test, target) -> float:
+    """LA: accuracy with every predictor removed -- predict the training majority class."""
+    check_nonempty(train, "train")
+    check_nonempty(test, "test")
+    check_columns(train, [target], "target")
+    check_columns(test, [target], "target")
+    counts = train[target].value_counts()
+    top = counts.index[np.argmax(counts.to_numpy())]
+    return float(np.mean(test[target].to_numpy() == top))
+
+
+def _encode_test(prep, test):
+    if not isinstance(test, pd.DataFrame):
+        raise TypeError(f"test: expected a pandas DataFrame, got {type(test).__name__}")
+    check_nonempty(test, "test")
+    check_columns(test, prep.predictors + [prep.target], "test columns")
+    check_no_nan(test, "test", [prep.target])
+    raw = [a.encode(test[a.name], "test") for a in prep.attrs]
+    y = pd.Index(list(prep.classes)).get_indexer(test[prep.target].to_numpy())
+    return raw, y
+
+
+# ============================================================================ Table 1, Figure 2
+def _cut_from_spec(a, spec):
+    if a.kind == "categorical":
+        nodes = []
+        for v in spec:
+            if v not in a.node_of_label:
+                raise HierarchyError(f"cuts: value {v!r} is not a node of the taxonomy of {a.name!r}")
+            nodes.append(a.node_of_label[v])
+        covered = np.zeros(a.n_leaves, dtype=int)
+        for nd in nodes:
+            covered[a.lo[nd]:a.hi[nd]] += 1
+        if not (covered == 1).all():
+            raise ValueError(f"cuts[{a.name!r}]: {list(spec)} is not a cut (every leaf must lie under "
+                             f"exactly one value)")
+        return nodes
+    pts = sorted(float(s) for s in spec)
+    if any(not a.low < s < a.high for s in pts):
+        raise ValueError(f"cuts[{a.name!r}]: split points must lie inside ({a.low:g}, {a.high:g}), got {pts}")
+    return [a.low, *pts, a.high]
+
+
+def _cuts_release(df, predictors, target, taxonomies, cuts):
+    if target is None:
+        tmp = df.assign(_class="*")
+        target = "_class"
+    else:
+        tmp = df
+    prep = _prepare(tmp, predictors, target, taxonomies)
+    cuts = cuts or {}
+    cut_nodes = []
+    for a in prep.attrs:
+        spec = cuts.get(a.name)
+        if spec is None:
+            cut_nodes.append([0] if a.kind == "categorical" else [a.low, a.high])
+        else:
+            cut_nodes.append(_cut_from_spec(a, spec))
+    return prep, cut_nodes, target
+
+
+def apply_cut(df, predictors, taxonomies, cuts) -> pd.DataFrame:
+    """Generalize ``df`` to the given cuts (e.g. Table 1.b).
+
+    ``cuts`` maps a predictor to its cut: a list of taxonomy values (categorical) or a list of
+    split points (numerical); a predictor not listed stays at its topmost value."""
+    prep, cut_nodes, _ = _cuts_release(df, predictors, None, taxonomies, cuts)
+    out = df.copy()
+    for j, a in enumerate(prep.attrs):
+        labels = np.asarray(_cut_labels(a, cut_nodes[j]), dtype=object)
+        out[a.name] = labels[_code_under_cut(a, prep.raw[j], cut_nodes[j])]
+    return out
+
+
+def contingency_table(df, predictors, taxonomies, cuts, target=None) -> pd.DataFrame:
+    """Exact count of every combination of cut values, zeros included (Table 1.c and 1.d).
+
+    With ``target`` the class is one more dimension (the equivalence groups of Line 12)."""
+    prep, cut_nodes, tgt = _cuts_release(df, predictors, target, taxonomies, cuts)
+    key, sizes, n_groups = _group_keys(prep, cut_nodes)
+    K = prep.K
+    cells = np.arange(n_groups * K)
+    counts = np.bincount(key * K + prep.y, minlength=n_groups * K)
+    rel = _build_release(prep, cut_nodes, cells, counts)
+    table = rel.table
+    if target is None:
+        table = table.drop(columns=[tgt])
+    return table
+
+
+def partition_tree(df, predictors, target, taxonomies, steps) -> pd.DataFrame:
+    """The tree of partitions of Figure 2, built literally as Section 4.3 describes.
+
+    Reference implementation for small tables: the leaf partitions hold record index arrays,
+    ``Link_v`` lists the leaf partitions whose generalized record contains ``v``, and
+    specializing ``v`` splits exactly the partitions on ``Link_v`` into one new partition per
+    child (empty ones included), collecting the counts |D_c| and |D_c^cls| in the same pass.
+
+    Parameters
+    ----------
+    steps : list of (attribute, value) or (attribute, value, split)
+        The specializations, in order (``value`` a taxonomy node, or the label of the interval
+        to split at ``split``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per partition: ``id, parent, depth, <predictors>, count`` and one count
+        column per class, in creation order.
+    """
+    prep = _prepare(df, predictors, target, taxonomies)
+    d = len(prep.attrs)
+    top = tuple(0 if a.kind == "categorical" else (a.low, a.high) for a in prep.attrs)
+    parts = [{"id": 0, "parent": -1, "depth": 0, "rec": top, "idx": np.arange(prep.n)}]
+    leaves = [0]
+    link: dict = {}
+    for j in range(d):
+        link.setdefault((j, top[j]), []).append(0)
+
+    def label(a, v):
+        return a.labels[v] if a.kind == "categorical" else _interval_label(*v)
+
+    for step in steps:
+        attr, value = step[0], step[1]
+        if attr not in prep.predictors:
+            raise ValueError(f"steps: unknown attribute {attr!r}")
+        j = prep.predictors.index(attr)
+        a = prep.attrs[j]
+        if a.kind == "categorical":
+            if value not in a.node_of_label:
+                raise HierarchyError(f"steps: {value!r} is not a node of the taxonomy of {attr!r}")
+            v = a.node_of_label[value]
+            kids = list(a.children[v])
+            if not kids:
+                raise ValueError(f"steps: {value!r} is a leaf of {attr!r}; it cannot be specialized")
+        else:
+            if len(step) < 3:
+                raise ValueError(f"steps: a numerical specialization needs a split point, got {step!r}")
+            v = next((key for (jj, key) in link if jj == j and _interval_label(*key) == value), None)
+            if v is None:
+                raise ValueError(f"steps: interval {value!r} of {attr!r} is not in the current cut")
+            s = float(step[2])
+            if not v[0] < s < v[1]:
+                raise ValueError(f"steps: split {s} outside {value}")
+            kids = [(v[0], s), (s, v[1])]
+        for pid in link.pop((j, v), []):
+            p = parts[pid]
+            x = prep.raw[j][p["idx"]]
+            leaves.remove(pid)
+            for jj in range(d):
+                if jj != j:
+                    link[(jj, p["rec"][jj])].remove(pid)
+            for kk in kids:
+                mask = ((x >= a.lo[kk]) & (x < a.hi[kk])) if a.kind == "categorical" else ((x >= kk[0]) & (x < kk[1]))
+                rec = tuple(kk if jj == j else p["rec"][jj] for jj in range(d))
+                q = {"id": len(parts), "parent": pid, "depth": p["depth"] + 1, "rec": rec, "idx": p["idx"][mask]}
+                parts.append(q)
+                leaves.append(q["id"])
+                for jj in range(d):
+                    link.setdefault((jj, rec[jj]), []).append(q["id"])
+    rows = []
+    for p in parts:
+        row = {"id": p["id"], "parent": p["parent"], "depth": p["depth"]}
+        for jj, a in enumerate(prep.attrs):
+            row[a.name] = label(a, p["rec"][jj])
+        yy = prep.y[p["idx"]]
+        row["count"] = len(p["idx"])
+        for c, name in enumerate(prep.classes):
+            row[f"{prep.target}={name}"] = int((yy == c).sum())
+        row["leaf"] = p["id"] in leaves
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# ============================================================================ experiments
+_WORKER: dict = {}
+
+
+def _init_worker(payload):
+    _WORKER.clear()
+    _WORKER.update(payload)
+
+
+def _sweep_task(task):
+    i, eps, h, utility, seed, split = task
+    if split is None:
+        prep, test = _WORKER["prep"], _WORKER["test"]
+    else:
+        prep, test = _WORKER["folds"][split]
+    gen = np.random.default_rng(np.random.SeedSequence([seed, i]))
+    t0 = time.perf_counter()
+    if utility == "tds":
+        rel = _tds(prep, h)
+    else:
+        rel = _diffgen(prep, eps, h, utility, gen)
+    seconds = time.perf_counter() - t0
+    codes = np.empty((len(test[1]), len(prep.attrs)), dtype=np.int64)
+    for j, a in enumerate(prep.attrs):
+        codes[:, j] = _code_under_cut(a, test[0][j], rel.cut_nodes[j])
+    ca = _release_accuracy(rel, codes, test[1], _WORKER.get("tree_params"))
+    return i, ca, rel.n_rows, rel.domain_cells, seconds
+
+
+def _run_tasks(tasks, payload, workers, progress, desc):
+    workers = check_int(workers, "workers", minimum=1)
+    results = [None] * len(tasks)
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        def tqdm(x, **kw):
+            return x
+    if workers == 1:
+        _init_worker(payload)
+        it = map(_sweep_task, tasks)
+        for r in tqdm(it, total=len(tasks), disable=not progress, desc=desc, leave=False):
+            results[r[0]] = r
+        _WORKER.clear()
+    else:
+        with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(payload,)) as ex:
+            it = ex.map(_sweep_task, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
+            for r in tqdm(it, total=len(tasks), disable=not progress, desc=desc, leave=False):
+                results[r[0]] = r
+    return results
+
+
+def _seed_of(rng) -> int:
+    if isinstance(rng, np.random.Generator):
+        return int(rng.integers(2 ** 63))
+    as_generator(rng)  # validates
+    return int(rng)
+
+
+def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, utilities=("max",), runs=10,
+          rng=0, workers=1, progress=False, tree_params=None) -> pd.DataFrame:
+    """Figure 3: CA of DiffGen for every (utility, eps, h), ``runs`` runs each.
+
+    Run ``i`` of the task list is seeded with ``SeedSequence([seed, i])``, so the results do
+    not depend on ``workers`` (processes; 2 uses both cores of the book's CI machine).
+
+    Returns a DataFrame ``utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released
+    rows with a positive count; ``cells``: size of the generalized domain; ``seconds``: time
+    of the anonymization alone -- the only column that varies between executions).
+    """
+    runs = check_int(runs, "runs", minimum=1)
+    for u in utilities:
+        check_in(u, "utility", tuple(_SCORES))
+    eps_values = [check_epsilon(e) for e in eps_values]
+    h_values = [check_int(h, "h", minimum=0) for h in h_values]
+    seed = _seed_of(rng)
+    prep = _prepare(train, predictors, target, taxonomies)
+    for h in h_values:
+        _check_h(prep, h)
+    test_enc = _encode_test(prep, test)
+    grid = [(u, e, h, r) for u in utilities for e in eps_values for h in h_values for r in range(runs)]
+    tasks = [(i, e, h, u, seed, None) for i, (u, e, h, r) in enumerate(grid)]
+    res = _run_tasks(tasks, {"prep": prep, "test": test_enc, "tree_params": tree_params}, workers, progress,
+                     "DiffGen sweep")
+    return pd.DataFrame([{"utility": u, "eps": e, "h": h, "run": r, "ca": res[i][1], "rows": res[i][2],
+                          "cells": res[i][3], "seconds": res[i][4]} for i, (u, e, h, r) in enumerate(grid)])
+
+
+def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, utility="max", k=None, folds=10,
+                   repeats=1, rng=0, workers=1, progress=False, tree_params=None) -> pd.DataFrame:
+    """Figure 4: ``repeats`` runs of ``folds``-fold cross-validation of DiffGen (one row per
+    eps, fold and repeat) and, when ``k`` is given, of TDS with threshold ``k``.
+
+    Fold ``f`` of repeat ``r`` is drawn from ``SeedSequence([seed, r])``; results do not depend
+    on ``workers``.  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
+    """
+    folds = check_int(folds, "folds", minimum=2)
+    repeats = check_int(repeats, "repeats", minimum=1)
+    check_in(utility, "utility", tuple(_SCORES))
+    eps_values = [check_epsilon(e) for e in eps_values]
+    seed = _seed_of(rng)
+    check_nonempty(df, "df")
+    _validate(df, predictors, target, taxonomies)
+    classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+    fold_data = {}
+    for r in range(repeats):
+        perm = np.random.default_rng(np.random.SeedSequence([seed, r])).permutation(len(df))
+        parts = np.array_split(perm, folds)
+        for f in range(folds):
+            tr = df.iloc[np.sort(np.concatenate([p for q, p in enumerate(parts) if q != f]))]
+            te = df.iloc[np.sort(parts[f])]
+            prep = _prepare(tr, predictors, target, taxonomies, classes=classes)
+            fold_data[(r, f)] = (prep, _encode_test(prep, te))
+    if eps_values:
+        _check_h(next(iter(fold_data.values()))[0], h)
+    grid = [("diffgen", e, r, f) for e in eps_values for r in range(repeats) for f in range(folds)]
+    if k is not None:
+        k = check_int(k, "k", minimum=1)
+        grid += [("tds", None, r, f) for r in range(repeats) for f in range(folds)]
+    tasks = [(i, e, (h if m == "diffgen" else k), (utility if m == "diffgen" else "tds"), seed, (r, f))
+             for i, (m, e, r, f) in enumerate(grid)]
+    res = _run_tasks(tasks, {"folds": fold_data, "tree_params": tree_params}, workers, progress,
+                     "cross-validation")
+    return pd.DataFrame([{"method": m, "eps": e, "repeat": r, "fold": f, "ca": res[i][1], "seconds": res[i][4]}
+                         for i, (m, e, r, f) in enumerate(grid)])
+
+
+def blow_up(df, n_records, columns, p_replace=0.5, rng=0) -> pd.DataFrame:
+    """Figure 5's scalability data: each record plus alpha - 1 variations of it.
+
+    A variation copies the record and replaces each attribute of ``columns`` with probability
+    ``p_replace`` by a value drawn uniformly from that attribute's domain (the distinct values
+    occurring in ``df``).  The original records come first; the table is cut at ``n_records``.
+    """
+    check_nonempty(df, "df")
+    n_records = check_int(n_records, "n_records", minimum=1)
+    columns = check_columns(df, columns, "columns")
+    gen = as_generator(rng)
+    alpha = -(-n_records // len(df))
+    base = df.reset_index(drop=True)
+    extra = n_records - len(base)
+    if extra <= 0:
+        return base.iloc[:n_records].copy()
+    src = np.tile(np.arange(len(base)), alpha - 1)[:extra]
+    out = base.iloc[src].reset_index(drop=True)
+    for c in columns:
+        dom = pd.unique(base[c])
+        mask = gen.random(extra) < p_replace
+        vals = out[c].to_numpy().copy()
+        vals[mask] = dom[gen.integers(0, len(dom), size=int(mask.sum()))]
+        out[c] = vals
+    return pd.concat([base, out], ignore_index=True)
+
+
+def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utility="max", rng=0,
+                progress=False) -> pd.DataFrame:
+    """Figure 5: time DiffGen (from the raw DataFrame to the release) on blown-up tables.
+
+    For each size ``n`` the table is :func:`blow_up` to ``n`` records (not timed), then one
+    :func:`diffgen` run is timed with ``time.perf_counter``.  Returns ``records, seconds,
+    rows, cells`` (``seconds`` varies from one execution to the next)."""
+    seed = _seed_of(rng)
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:  # pragma: no cover
+        def tqdm(x, **kw):
+            return x
+    rows = []
+    for i, n in enumerate(tqdm(list(sizes), disable=not progress, desc="scalability", leave=False)):
+        big = blow_up(df, n, predictors, rng=np.random.default_rng(np.random.SeedSequence([seed, i, 0])))
+        t0 = time.perf_counter()
+        rel = diffgen(big, predictors, target, taxonomies, eps, h, utility,
+                      rng=np.random.default_rng(np.random.SeedSequence([seed, i, 1])))
+        rows.append({"records": len(big), "seconds": time.perf_counter() - t0, "rows": rel.n_rows,
+                     "cells": rel.domain_cells})
+        del big
+    return pd.DataFrame(rows)
+
+
+def adult_taxonomies(predictors=None) -> dict:
+    """Taxonomies of the Adult predictors for DiffGen and TDS.
+
+    Categorical attributes: the taxonomy trees of ``data/adult/hierarchies/`` (via
+    :func:`privlib.data.load_hierarchy`).  Numerical attributes: the public domain
+    ``[min, max + 1)`` of the leaves of their shipped hierarchy (age 17-90,
+    education_num 1-16, hours_per_week 1-99, fnlwgt/capital_gain/capital_loss: the range of
+    the values in adult.data and adult.test); they are split dynamically.
+    """
+    from .data import ADULT_NUMERIC, load_hierarchy
+    predictors = ADULT_PREDICTORS if predictors is None else list(predictors)
+    out = {}
+    for a in predictors:
+        hier = load_hierarchy(a)
+        if a in ADULT_NUMERIC:
+            leaves = np.asarray(hier.leaves, dtype=float)
+            out[a] = (float(leaves.min()), float(leaves.max()) + 1.0)
+        else:
+            out[a] = hier
+    return out

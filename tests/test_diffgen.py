@@ -1,0 +1,362 @@
+"""Tests of privlib.diffgen (Mohammed et al. 2011, DiffGen; Fung et al. 2005, TDS)."""
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from privlib import diffgen as dg
+from privlib.hierarchy import Hierarchy, HierarchyError
+from privlib.mechanisms import exponential_probabilities
+
+# ---------------------------------------------------------------- Table 1 of the source
+JOB = Hierarchy.from_dict({"Any_Job": {"Professional": ["Engineer", "Lawyer"], "Artist": ["Dancer", "Writer"]}},
+                          name="job")
+TAX = {"job": JOB, "age": (18, 65)}
+PRED = ["job", "age"]
+
+
+@pytest.fixture
+def table1():
+    return pd.DataFrame({
+        "job": ["Engineer", "Lawyer", "Engineer", "Lawyer", "Dancer", "Writer", "Writer", "Dancer"],
+        "age": [34, 50, 38, 33, 20, 37, 32, 25],
+        "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"],
+    })
+
+
+def test_table1b_is_4_anonymous(table1):
+    b = dg.apply_cut(table1, PRED, TAX, {"job": ["Professional", "Artist"]})
+    assert b["job"].tolist() == ["Professional"] * 4 + ["Artist"] * 4
+    assert set(b["age"]) == {"[18-65)"}
+    assert b.groupby(PRED).size().min() == 4
+
+
+def test_table1c_contingency(table1):
+    c = dg.contingency_table(table1, PRED, TAX, {"job": ["Engineer", "Lawyer", "Dancer", "Writer"], "age": [40]})
+    assert c["count"].tolist() == [2, 0, 1, 1, 2, 0, 2, 0]  # Table 1.c, row by row
+    assert c["age"].tolist()[:2] == ["[18-40)", "[40-65)"]
+
+
+def test_table1d_generalized_contingency(table1):
+    d = dg.contingency_table(table1, PRED, TAX, {"job": ["Professional", "Artist"], "age": [40]})
+    assert d["job"].tolist() == ["Professional", "Professional", "Artist", "Artist"]
+    assert d["count"].tolist() == [3, 1, 4, 0]  # Table 1.d
+
+
+def test_example3_partition_tree(table1):
+    t = dg.partition_tree(table1, PRED, "class", TAX, [("job", "Any_Job"), ("age", "[18-65)", 40)])
+    assert t["count"].tolist() == [8, 4, 4, 3, 1, 4, 0]
+    assert t["parent"].tolist() == [-1, 0, 0, 1, 1, 2, 2]
+    leaves = t[t["leaf"]]
+    assert leaves["count"].sum() == 8 and len(leaves) == 4  # the empty partition is kept
+    assert t.loc[3, ["class=Y", "class=N"]].tolist() == [2, 1]
+
+
+def test_cut_errors(table1):
+    with pytest.raises(ValueError, match="not a cut"):
+        dg.apply_cut(table1, PRED, TAX, {"job": ["Professional", "Engineer"]})
+    with pytest.raises(HierarchyError, match="not a node"):
+        dg.apply_cut(table1, PRED, TAX, {"job": ["Plumber"]})
+    with pytest.raises(ValueError, match="split points must lie inside"):
+        dg.apply_cut(table1, PRED, TAX, {"age": [70]})
+    with pytest.raises(ValueError, match="leaf"):
+        dg.partition_tree(table1, PRED, "class", TAX, [("job", "Dancer")])
+
+
+# ---------------------------------------------------------------- utility functions (Eq. 3, 4)
+def test_scores_hand_worked(table1):
+    # Any_Job -> {Professional: 2Y 2N, Artist: 2Y 2N}
+    cc = np.array([[2, 2], [2, 2]])
+    assert dg.max_score(cc) == 4
+    assert dg.infogain_score(cc) == pytest.approx(0.0)
+    # age split at 40: [18-40) 4Y 3N, [40-65) 0Y 1N
+    cc = np.array([[4, 3], [0, 1]])
+    assert dg.max_score(cc) == 5
+    h47 = -(4 / 7 * math.log2(4 / 7) + 3 / 7 * math.log2(3 / 7))
+    assert dg.infogain_score(cc) == pytest.approx(1 - 7 / 8 * h47)
+    assert dg.infogain_score(np.zeros((2, 2))) == 0.0
+
+
+def test_split_table_matches_brute_force(table1):
+    prep = dg._prepare(table1, PRED, "class", TAX)
+    left, total, bounds, lengths = dg._num_split_table(prep, 1, 18.0, 65.0)
+    assert bounds[0] == 18 and bounds[-1] == 65 and lengths.sum() == pytest.approx(47)
+    u = dg._num_scores(left, total, "max")
+    ages = table1["age"].to_numpy()
+    y = (table1["class"] == "Y").to_numpy()
+    for j in range(len(bounds) - 1):
+        s = 0.5 * (bounds[j] + bounds[j + 1])  # any point of the interval
+        lm = ages < s
+        brute = max(y[lm].sum(), (~y[lm]).sum()) + max(y[~lm].sum(), (~y[~lm]).sum())
+        assert u[j] == brute
+
+
+# ---------------------------------------------------------------- Algorithm 1
+def _small_data(n=400, seed=0):
+    g = np.random.default_rng(seed)
+    df = pd.DataFrame({
+        "job": g.choice(["Engineer", "Lawyer", "Dancer", "Writer"], n),
+        "age": g.integers(18, 65, n),
+        "hours": g.integers(1, 100, n),
+    })
+    logit = (df["age"] > 40).astype(int) + df["job"].isin(["Engineer", "Lawyer"]).astype(int)
+    df["class"] = np.where(g.random(n) < 0.2 + 0.3 * logit, "Y", "N")
+    return df
+
+
+SMALL_TAX = {"job": JOB, "age": (18, 65), "hours": (1, 100)}
+SMALL_PRED = ["job", "age", "hours"]
+
+
+@pytest.mark.parametrize("utility", ["max", "infogain"])
+def test_budget_ledger_adds_up(utility):
+    df = _small_data()
+    rel = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1.0, h=5, utility=utility, rng=3)
+    eps_p = 1.0 / (2 * (2 + 2 * 5))
+    assert rel.eps_prime == pytest.approx(eps_p)
+    steps = [e.step for e in rel.budget]
+    assert steps.count("Line 4") == 2 and steps.count("Line 7") == 5 and steps.count("Line 12") == 1
+    n_num = sum(s.split is not None for s in rel.history)
+    assert steps.count("Line 9") == 2 * n_num
+    assert all(e.eps == pytest.approx(eps_p) for e in rel.budget if e.step != "Line 12")
+    assert rel.eps_spent() <= 1.0 + 1e-12
+    assert rel.eps_spent() + rel.eps_unspent == pytest.approx(1.0)
+    assert rel.eps_spent() == pytest.approx(eps_p * (2 + 5 + n_num) + 0.5)
+
+
+def test_budget_all_numerical_spends_exactly_eps():
+    df = _small_data()
+    rel = dg.diffgen(df, ["age", "hours"], "class", SMALL_TAX, eps=0.7, h=6, rng=1)
+    assert rel.eps_unspent == 0.0
+    assert dg.total_epsilon(rel.budget) == pytest.approx(0.7)
+    groups = {e.group for e in rel.budget if e.composition == "parallel"}
+    assert len(groups) == 6 + 1  # Line 9 of every iteration, and Line 12
+
+
+def test_huge_eps_releases_exact_counts():
+    df = _small_data()
+    rel = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1e9, h=6, rng=5)
+    truth = rel.generalize(df).groupby(SMALL_PRED + ["class"]).size()
+    got = rel.table.set_index(SMALL_PRED + ["class"])["count"]
+    pd.testing.assert_series_equal(got.sort_index(), truth.sort_index(), check_names=False)
+
+
+def test_fast_engine_matches_literal_partition_tree():
+    df = _small_data(300, seed=4)
+    rel = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1e9, h=5, rng=11)
+    steps = [(s.attribute, s.value) if s.split is None else (s.attribute, s.value, s.split) for s in rel.history]
+    tree = dg.partition_tree(df, SMALL_PRED, "class", SMALL_TAX, steps)
+    leaves = tree[tree["leaf"]]
+    n_groups = np.prod([len(rel.cuts[a]) for a in SMALL_PRED])
+    assert len(leaves) == n_groups  # one leaf partition per combination of cut values
+    assert rel.domain_cells == 2 * n_groups
+    for cls in ["N", "Y"]:
+        lt = leaves.set_index(SMALL_PRED)[f"class={cls}"]
+        lt = lt[lt > 0].sort_index()
+        rt = rel.table[rel.table["class"] == cls].set_index(SMALL_PRED)["count"].sort_index()
+        assert lt.to_dict() == rt.to_dict()
+    # the scores recorded by the fast engine equal those counted on the literal partitions
+    first = rel.history[0]
+    root_children = tree[tree["parent"] == 0]
+    cc = root_children[["class=N", "class=Y"]].to_numpy()
+    assert first.score == pytest.approx(float(dg.max_score(cc)))
+
+
+def test_candidate_selection_follows_exponential_mechanism():
+    # two categorical predictors, h = 1: eps' = eps / 4, Max scores known exactly
+    g = np.random.default_rng(0)
+    n = 200
+    df = pd.DataFrame({"job": g.choice(["Engineer", "Lawyer", "Dancer", "Writer"], n),
+                       "sex": g.choice(["F", "M"], n)})
+    df["class"] = np.where(df["job"].isin(["Engineer", "Lawyer"]), "Y", "N")
+    sex = Hierarchy.from_dict({"*": ["F", "M"]}, name="sex")
+    tax = {"job": JOB, "sex": sex}
+    prep = dg._prepare(df, ["job", "sex"], "class", tax)
+    u = np.array([dg.max_score(dg._cat_child_counts(prep, j, 0)) for j in range(2)])
+    eps = 0.1
+    p_job = exponential_probabilities(u, eps / 4, 1.0)[0]
+    runs = 1500
+    first = [dg._diffgen(prep, eps, 1, "max", np.random.default_rng(s)).history[0].attribute for s in range(runs)]
+    freq = np.mean(np.array(first) == "job")
+    assert abs(freq - p_job) < 4 * math.sqrt(p_job * (1 - p_job) / runs)
+
+
+def test_split_point_follows_equation_7():
+    # one numerical predictor, h = 1: the release's only split is the Line-4 split point
+    df = pd.DataFrame({"x": [1, 2, 3, 7, 8, 9] * 3, "class": ["N", "N", "N", "Y", "Y", "Y"] * 3})
+    tax = {"x": (0.0, 10.0)}
+    eps = 2.0
+    eps_p = eps / (2 * (1 + 2))
+    prep = dg._prepare(df, ["x"], "class", tax)
+    # brute-force density of Eq. 7 on a fine grid: P(s < 5)
+    grid = np.linspace(0, 10, 100001)[:-1] + 5e-5
+    xs = df["x"].to_numpy()
+    ys = (df["class"] == "Y").to_numpy()
+    lm = xs[None, :] < grid[:, None]
+    score = (np.maximum((lm & ys).sum(1), (lm & ~ys).sum(1)) + np.maximum((~lm & ys).sum(1), (~lm & ~ys).sum(1)))
+    w = np.exp(eps_p * score / 2)
+    p_below = w[grid < 5].sum() / w.sum()
+    runs = 2000
+    s = np.array([dg._diffgen(prep, eps, 1, "max", np.random.default_rng(r)).splits["x"][0] for r in range(runs)])
+    assert np.all((s > 0) & (s < 10))
+    assert abs(np.mean(s < 5) - p_below) < 4 * math.sqrt(p_below * (1 - p_below) / runs)
+
+
+def test_sparse_noise_has_the_dense_law(monkeypatch):
+    # same law of the number of released empty cells and of their counts
+    key = np.zeros(50, dtype=np.int64)
+    y = np.zeros(50, dtype=np.int64)
+    n_groups, K, eps_half = 5000, 2, 0.5
+    b = 1 / eps_half
+    p = 0.5 * math.exp(-0.5 / b)
+
+    def stats():
+        m, tot = [], []
+        for s in range(40):
+            cells, counts = dg._noisy_counts(key, y, K, n_groups, eps_half, np.random.default_rng(s))
+            empty = cells != 0
+            m.append(empty.sum())
+            tot.append(counts[empty].mean())
+        return np.mean(m), np.mean(tot)
+
+    dense = stats()
+    monkeypatch.setattr(dg, "DENSE_CELLS", 10)
+    sparse = stats()
+    expected = (n_groups * K - 1) * p
+    sd = math.sqrt(expected * (1 - p) / 40)
+    assert abs(dense[0] - expected) < 5 * sd and abs(sparse[0] - expected) < 5 * sd
+    assert sparse[1] == pytest.approx(dense[1], rel=0.03)
+    cells, counts = dg._noisy_counts(key, y, K, n_groups, eps_half, np.random.default_rng(0))
+    assert len(np.unique(cells)) == len(cells) and (counts >= 1).all()
+
+
+def test_same_seed_same_release_and_generalize():
+    df = _small_data()
+    a = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, 1.0, 4, rng=7)
+    b = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, 1.0, 4, rng=np.random.default_rng(7))
+    assert a.history == b.history and np.array_equal(a.counts, b.counts)
+    gen = a.generalize(df)
+    for col in SMALL_PRED:
+        assert set(gen[col]) <= set(a.cuts[col])
+    assert (a.counts > 0).all() and a.n_records == a.counts.sum()
+
+
+def test_h_zero_and_leaf_level_contingency_table(table1):
+    rel = dg.diffgen(table1, ["job"], "class", {"job": JOB}, eps=1e9, h=0, rng=0)
+    assert rel.cuts["job"] == ("Any_Job",) and rel.budget[-1].step == "Line 12" and len(rel.budget) == 1
+    rel = dg.diffgen(table1, ["job"], "class", {"job": JOB}, eps=1e9, h=3, rng=0)
+    assert set(rel.cuts["job"]) == {"Engineer", "Lawyer", "Dancer", "Writer"}  # the contingency table
+
+
+# ---------------------------------------------------------------- bad input
+def test_bad_inputs(table1):
+    with pytest.raises(ValueError, match="eps"):
+        dg.diffgen(table1, PRED, "class", TAX, eps=0, h=1)
+    with pytest.raises(ValueError, match="eps"):
+        dg.diffgen(table1, PRED, "class", TAX, eps=-1, h=1)
+    with pytest.raises(ValueError, match="h: expected an integer >= 0"):
+        dg.diffgen(table1, PRED, "class", TAX, eps=1, h=-1)
+    with pytest.raises(ValueError, match="h: expected at most 3 specializations"):
+        dg.diffgen(table1, ["job"], "class", {"job": JOB}, eps=1, h=4)
+    with pytest.raises(ValueError, match="predictor 'age' has no taxonomy"):
+        dg.diffgen(table1, PRED, "class", {"job": JOB}, eps=1, h=1)
+    bad = table1.assign(job=table1["job"].replace("Dancer", "Plumber"))
+    with pytest.raises(HierarchyError, match="Plumber"):
+        dg.diffgen(bad, PRED, "class", TAX, eps=1, h=1)
+    with pytest.raises(HierarchyError, match="outside its domain"):
+        dg.diffgen(table1.assign(age=table1["age"] + 20), PRED, "class", TAX, eps=1, h=1)
+    with pytest.raises(TypeError, match="must be categorical"):
+        dg.diffgen(table1.assign(cls=np.linspace(0, 1, 8)), PRED, "cls", TAX, eps=1, h=1)
+    with pytest.raises(ValueError, match="empty table"):
+        dg.diffgen(table1.iloc[:0], PRED, "class", TAX, eps=1, h=1)
+    with pytest.raises(ValueError, match="utility"):
+        dg.diffgen(table1, PRED, "class", TAX, eps=1, h=1, utility="gini")
+    with pytest.raises(ValueError, match="unknown column"):
+        dg.diffgen(table1, ["job", "salary"], "class", TAX, eps=1, h=1)
+    with pytest.raises(TypeError, match="Hierarchy or a pair"):
+        dg.diffgen(table1, PRED, "class", {"job": JOB, "age": "numeric"}, eps=1, h=1)
+    with pytest.raises(ValueError, match="low < high"):
+        dg.diffgen(table1, PRED, "class", {"job": JOB, "age": (65, 18)}, eps=1, h=1)
+    with pytest.raises(ValueError, match="missing values"):
+        dg.diffgen(table1.assign(job=table1["job"].where(table1.index > 0)), PRED, "class", TAX, eps=1, h=1)
+    with pytest.raises(ValueError, match="k: expected an integer >= 1"):
+        dg.tds(table1, PRED, "class", TAX, k=0)
+    with pytest.raises(TypeError, match="rng"):
+        dg.diffgen(table1, PRED, "class", TAX, eps=1, h=1, rng="seed")
+
+
+def test_generalize_rejects_unknown_test_values(table1):
+    rel = dg.diffgen(table1, PRED, "class", TAX, eps=1, h=2, rng=0)
+    with pytest.raises(HierarchyError, match="Plumber"):
+        rel.generalize(table1.assign(job="Plumber"))
+    with pytest.raises(ValueError, match="unknown column"):
+        rel.generalize(table1.drop(columns="age"))
+
+
+# ---------------------------------------------------------------- TDS
+def test_tds_table1_hand_worked(table1):
+    # Any_Job has InfoGain 0 (2Y2N under both children): not beneficial; the InfoGain-best
+    # age split (between 34 and 37) leaves 3 records on one side: not valid for k = 4.
+    rel = dg.tds(table1, PRED, "class", TAX, k=4)
+    assert rel.history == () and rel.cuts == {"job": ("Any_Job",), "age": ("[18-65)",)}
+    rel = dg.tds(table1, PRED, "class", TAX, k=3)
+    assert rel.history[0].attribute == "age" and rel.history[0].split == pytest.approx(35.5)
+
+
+def test_tds_is_k_anonymous():
+    df = _small_data(600, seed=2)
+    for k in (5, 20):
+        rel = dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=k)
+        sizes = rel.table.groupby(SMALL_PRED)["count"].sum()
+        assert sizes.min() >= k and sizes.sum() == len(df)
+        assert len(rel.history) > 0 and rel.budget == ()
+
+
+# ---------------------------------------------------------------- accuracy, experiments
+def test_accuracy_ba_la():
+    df = _small_data(800, seed=9)
+    train, test = df.iloc[:600], df.iloc[600:]
+    la = dg.lower_bound_accuracy(train, test, "class")
+    assert la == pytest.approx(np.mean(test["class"] == train["class"].mode()[0]))
+    ba = dg.baseline_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX)
+    rel = dg.diffgen(train, SMALL_PRED, "class", SMALL_TAX, eps=1e9, h=4, rng=0)
+    ca = dg.accuracy(rel, test)
+    assert 0 <= la <= 1 and 0 <= ca <= 1
+    assert ba > la and ca > la - 0.05
+    with pytest.raises(TypeError, match="Release"):
+        dg.accuracy("release", test)
+
+
+def test_sweep_same_results_for_one_or_two_workers():
+    df = _small_data(500, seed=1)
+    train, test = df.iloc[:350], df.iloc[350:]
+    kw = dict(eps_values=[0.5, 1.0], h_values=[2, 3], utilities=("max", "infogain"), runs=2, rng=4)
+    a = dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, workers=1, **kw)
+    b = dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, workers=2, **kw)
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+    assert len(a) == 2 * 2 * 2 * 2 and a["ca"].between(0, 1).all()
+
+
+def test_cross_validate_rows():
+    df = _small_data(300, seed=3)
+    cv = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5, folds=3, rng=0)
+    assert cv.groupby("method").size().to_dict() == {"diffgen": 3, "tds": 3}
+
+
+def test_blow_up():
+    df = _small_data(50, seed=0)
+    big = dg.blow_up(df, 173, SMALL_PRED, rng=0)
+    assert len(big) == 173
+    pd.testing.assert_frame_equal(big.iloc[:50], df.reset_index(drop=True))
+    for c in SMALL_PRED:
+        assert set(big[c]) <= set(df[c])
+    assert (big.iloc[50:]["class"].to_numpy() == np.tile(df["class"].to_numpy(), 3)[:123]).all()
+
+
+def test_adult_taxonomies():
+    tax = dg.adult_taxonomies()
+    assert set(tax) == set(dg.ADULT_PREDICTORS)
+    assert tax["age"] == (17.0, 91.0)
+    assert isinstance(tax["occupation"], Hierarchy)
+    assert sum(isinstance(t, tuple) for t in tax.values()) == 6
