@@ -2,13 +2,22 @@
 
 Modules (one idea each, named as in the sources):
 
-========== ==============================================================
-data        shipped data sets (Adult, census substitute, MovieLens) with checksums
-hierarchy   generalization hierarchies / taxonomy trees
-mechanisms  Laplace, exponential and geometric mechanisms
-closeness   Earth Mover's Distance and the naive distances (t-closeness)
-models      k-anonymity, l-diversity and t-closeness checks on a published table
-scorecard   the reproduction scorecard every chapter ends with
-========== ==============================================================
+================== ===================================================================
+data               shipped data sets (Adult, census substitute, IPUMS reader, MovieLens), md5-checked
+hierarchy          generalization hierarchies / taxonomy trees
+mechanisms         Laplace, exponential (log space) and geometric mechanisms
+closeness          Earth Mover's Distance (closed forms and LP), KL and variational distance
+models             k-anonymity, l-diversity and t-closeness checks on a published table
+generalization     full-domain generalization (lattice search) and data-quality metrics
+partition          spatial decompositions: Mondrian (k, l, t) and the DP kd-tree
+attacks            the naive-Bayes attack on a decomposition
+metrics            empirical privacy (breach) and utility (range-query error)
+diffgen            DiffGen, top-down specialization (TDS) and classification accuracy
+noise              QWI multiplicative noise infusion (ramp distribution)
+synth              OnTheMap: Multinomial-Dirichlet synthesizer, DP ratios, PDP
+reident            HI/PI re-identification bounds, success rates, data swapping
+simulate           seeded simulators standing in for data that cannot be shared
+scorecard          the reproduction scorecard every chapter ends with
+================== ===================================================================
 """
 __version__ = "0.1.0"
