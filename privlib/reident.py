@@ -1,0 +1,908 @@
+"""Re-identification with external leakages: hypothetical and perceived information.
+
+Massart & Standaert, *Towards long-term privacy bounds in open data publishing*
+(source 002 of the compendium).  A database holds, for each user ``u_i``, ``N_o``
+observations ``o_ij``; an adversary holding fresh observations of a user ("external
+leakages") tries to find the user's pseudonym.  The risk is bounded with two
+information-theoretic metrics computed from the database itself:
+
+* the **hypothetical information** (Section III-B, the ``HI~`` equation)::
+
+      HI = H[U] + sum_i Pr[u_i] sum_{o in D_i} f~(o|u_i) log2 Pr~[u_i|o]
+
+  with the model ``g~`` estimated directly from all the data;
+* the **perceived information** of one cross-validation fold ``j`` (the ``PI^(j)``
+  equation)::
+
+      PI^(j) = H[U] + sum_i Pr[u_i] sum_{o in D_i^(j)} 1/|D_i^(j)| log2 Pr^^(j)[u_i|o]
+
+  with ``g^^(j)`` estimated without fold ``j``; PI is the mean over the ``K`` folds.
+
+Both use Bayes with a uniform prior over users (Section II-C): ``Pr[u_i] = 1/n_u``,
+``H[U] = log2 n_u`` and ``Pr[u_i|o] = g(o|u_i) / sum_j g(o|u_j)``.
+
+Data layout
+-----------
+``obs`` is a *long table*: one row per observation, a user column and the
+characteristic columns.  For the ratings of the source each row is one rated movie, one
+column per category, holding the grade code when the movie belongs to the category and
+``absent`` (default ``0``) otherwise -- so an observation with all 27 columns is one of
+the source's ``5^27`` exhaustive bins (Section II-C).  :func:`rating_observations` builds
+this table from a ratings table with ``|``-separated genres.
+
+Models (Section II-C)
+---------------------
+* :func:`first_order` -- "treats the characteristics of each observation independently":
+  every row is split into one *simplified observation* ``(c, o(c))`` per characteristic
+  ``c`` whose value is not ``absent`` (the source: "each observation has been split into
+  several independent ones"), and the model is one histogram over the pairs
+  ``(c, value)`` (``5 * 27`` bins for the source).  ``N_o``, folds and leakages then
+  count simplified observations, as in the source's ``N_o = 1,800``.
+* :func:`exhaustive` -- one histogram over whole rows (every combination of
+  characteristic values).  Only the combinations present in the data get a bin, and the
+  counts are held per (user, bin) pair, never as a dense ``users x 5^27`` array.
+
+Outliers in the PI (Section III-B: "negligible probabilities for correct users")
+-------------------------------------------------------------------------------
+A test observation whose correct-user probability is zero (the user never produced it
+in the training folds, or nobody did) has ``log2 0 = -inf``.  The source handles these
+"as in [6]" without giving the rule, so two explicit rules are offered:
+``outliers="drop"`` (default) excludes such an **outlier** from its user's average (a
+user whose test fold holds only outliers is left out of that fold's average over users);
+``outliers="floor"`` replaces the zero probability by ``floor`` (default ``1 / n_u**2``,
+i.e. ``-2 H[U]`` bits), which keeps every observation and lets PI become very negative.
+Both rules are computed in one pass when ``outliers=("drop", "floor")``.  The fraction of
+outlier test observations is reported as ``f_o``.  The two rules give qualitatively
+different PI curves (see the chapter), so a PI value is only meaningful with its rule.
+
+Everything is vectorised with ``pandas.factorize``, ``numpy.bincount`` and
+``scipy.sparse``; no Python loop runs over records or users.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+
+from ._validation import (
+    _fmt,
+    as_generator,
+    check_columns,
+    check_in,
+    check_int,
+    check_no_nan,
+    check_nonempty,
+    check_positive,
+)
+
+__all__ = [
+    "Model",
+    "first_order",
+    "exhaustive",
+    "Records",
+    "encode",
+    "observation_counts",
+    "Information",
+    "hypothetical_information",
+    "perceived_information",
+    "success_rate",
+    "category_prediction",
+    "category_density",
+    "swap",
+    "rating_observations",
+    "GRANULARITIES",
+    "leakages_needed",
+    "largest_step",
+    "information_table",
+    "information_curve",
+]
+
+FIRST_ORDER = "first-order"
+EXHAUSTIVE = "exhaustive"
+GRANULARITIES = ("no-grade", "like-dislike", "5-star")
+OUTLIER_RULES = ("drop", "floor")
+
+
+# ---------------------------------------------------------------------------- models
+@dataclass(frozen=True)
+class Model:
+    """A statistical model of ``g(o|u)`` (Section II-C).
+
+    Attributes
+    ----------
+    kind : ``"first-order"`` or ``"exhaustive"``.
+    absent : the characteristic value meaning "this characteristic is not part of the
+        observation" (a movie not in category ``c``).  The first-order split skips it; both
+        models use it to define an observation's *categories* (the characteristics that
+        are not ``absent``) for :func:`category_prediction`.
+    """
+
+    kind: str
+    absent: object = 0
+
+    def __post_init__(self):
+        check_in(self.kind, "kind", (FIRST_ORDER, EXHAUSTIVE))
+
+    def __str__(self) -> str:  # pragma: no cover - display only
+        return self.kind
+
+
+def first_order(absent=0) -> Model:
+    """First-order model: a histogram over the pairs ``(characteristic, value)``.
+
+    ``g~_1(o(c)|u_i) = (1/N_o^i) sum_{o' in D_i} [o'(c) = o(c)]`` (Section II-C, first
+    equation), applied to the simplified observations ``(c, o(c))`` obtained by splitting
+    each row into one observation per characteristic whose value is not ``absent``.
+    """
+    return Model(FIRST_ORDER, absent)
+
+
+def exhaustive(absent=0) -> Model:
+    """Exhaustive model: one histogram over whole observations (Section II-C, ``g~_ex``)."""
+    return Model(EXHAUSTIVE, absent)
+
+
+def _check_model(model) -> Model:
+    if not isinstance(model, Model):
+        raise TypeError(f"model: expected first_order() or exhaustive(), got {type(model).__name__} {_fmt(model)}")
+    return model
+
+
+# ---------------------------------------------------------------------------- encoding
+@dataclass(frozen=True)
+class Records:
+    """Observations of one model as integer codes, grouped by user.
+
+    ``user[r]``, ``symbol[r]`` (the model's histogram bin) and ``category[r]`` (the
+    categories of the observation: the characteristic for the first-order model, the
+    combination of non-``absent`` characteristics for the exhaustive one) for each record
+    ``r``; records of a user are contiguous and in the order of ``obs``.  ``row[r]`` is
+    the position in ``obs`` of the row the record comes from, ``counts`` the number of
+    records of each user (``N_o^i``).
+    """
+
+    user: np.ndarray
+    symbol: np.ndarray
+    category: np.ndarray
+    users: np.ndarray
+    n_symbols: int
+    n_categories: int
+    counts: np.ndarray = field(repr=False)
+    model: Model = field(default_factory=first_order)
+    row: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def n_users(self) -> int:
+        return len(self.users)
+
+    @property
+    def n_obs(self) -> int:
+        """``N_o`` when every user has the same number of records, else -1."""
+        return int(self.counts[0]) if np.all(self.counts == self.counts[0]) else -1
+
+
+def _compact(key: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense codes 0..n-1 of an int64 array, in increasing order of the keys.  Small
+    non-negative ranges go through ``np.bincount`` (no hashing); others through
+    ``pandas.factorize``."""
+    if len(key) == 0:
+        return key.astype(np.int64), 1
+    lo, hi = int(key.min()), int(key.max())
+    if lo >= 0 and hi < max(4 * len(key), 1 << 20) and hi < 1 << 25:
+        used = np.bincount(key, minlength=hi + 1) > 0
+        remap = np.cumsum(used) - 1
+        return remap[key].astype(np.int64), int(used.sum())
+    code, uniq = pd.factorize(key, sort=True)
+    return code.astype(np.int64), max(len(uniq), 1)
+
+
+def _codes(frame: pd.DataFrame):
+    """Code every column as 0..k-1: a 2-d array (one column per characteristic, the
+    smallest integer dtype that fits) and the list of cardinalities.  Integer columns are
+    shifted by their minimum (no hashing), others factorized."""
+    cols, cards = [], []
+    for col in frame.columns:
+        v = frame[col].to_numpy()
+        if np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.bool_):
+            lo, hi = int(v.min()), int(v.max())
+            c, k = (v if lo == 0 else v - lo), hi - lo + 1
+        else:
+            c, uniq = pd.factorize(frame[col], sort=True)
+            k = max(len(uniq), 1)
+        cols.append(c)
+        cards.append(k)
+    dtype = np.int8 if max(cards) < 2**7 else np.int16 if max(cards) < 2**15 else np.int64
+    out = np.empty((len(frame), len(cols)), dtype=dtype, order="F")
+    for j, c in enumerate(cols):  # loop over characteristics, not records
+        out[:, j] = c
+    return out, cards
+
+
+def _combine(arrs, cards) -> tuple[np.ndarray, int]:
+    """Mixed-radix combination of several code columns, compacted whenever the radix
+    product would overflow int64 (so any number of columns works)."""
+    n = len(arrs[0]) if arrs else 0
+    code = np.zeros(n, dtype=np.int64)
+    card = 1
+    for c, k in zip(arrs, cards):
+        c = np.asarray(c, dtype=np.int64)
+        if card * k >= 2**62:
+            code, card = _compact(code)
+        code = code * k + c
+        card *= k
+    return _compact(code)
+
+
+def _prepare(obs, user, characteristics):
+    if not isinstance(obs, pd.DataFrame):
+        raise TypeError(f"obs: expected a pandas DataFrame (long table), got {type(obs).__name__}")
+    check_nonempty(obs, "obs")
+    check_columns(obs, [user], "user")
+    if characteristics is None:
+        characteristics = [c for c in obs.columns if c != user]
+    characteristics = check_columns(obs, characteristics, "characteristics")
+    if not characteristics:
+        raise ValueError("characteristics: expected at least one characteristic column, got none")
+    if user in characteristics:
+        raise ValueError(f"characteristics: the user column {user!r} cannot be a characteristic")
+    check_no_nan(obs, "obs", [user, *characteristics])
+    return characteristics
+
+
+def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Records:
+    """Turn the long table ``obs`` into the records of ``model``.
+
+    Parameters
+    ----------
+    obs : DataFrame, one row per observation (a user column and characteristic columns).
+    model : :func:`first_order` or :func:`exhaustive`.
+    user : name of the user column.
+    characteristics : the characteristic columns (default: every other column).
+    n_obs : int, optional
+        Keep only the users with at least ``n_obs`` records of the model and cut each to
+        its first ``n_obs`` (in the order of ``obs``): the source's reduction "removed all
+        the users with less than 1000 observations and kept this same amount of
+        observations from each" (Section IV).  Without it, every user must already have
+        the same number of records (the source assumes ``N_o^i = N_o``, Section III-A).
+
+    Raises
+    ------
+    ValueError
+        Missing characteristic values, fewer than two users, or unequal ``N_o`` without
+        ``n_obs``.
+    """
+    model = _check_model(model)
+    chars = _prepare(obs, user, characteristics)
+    ucode, users = pd.factorize(obs[user], sort=True)
+    ucode = ucode.astype(np.int64)
+    vals = obs[chars]
+    codes2d, cards = _codes(vals)
+    present = (vals != model.absent).to_numpy()
+    n_char = len(chars)
+    if model.kind == EXHAUSTIVE:
+        symbol, n_sym = _combine([codes2d[:, j] for j in range(n_char)], cards)
+        category, n_cat = _combine([present[:, j] for j in range(n_char)], [2] * n_char)
+        rec_user = ucode
+        rec_row = np.arange(len(ucode), dtype=np.int64)
+    else:
+        flat = np.flatnonzero(present)  # row-major: records stay in the order of obs
+        rows, cols = np.divmod(flat, n_char)
+        del flat
+        valcode = codes2d[rows, cols]
+        symbol, n_sym = _combine([cols, valcode], [n_char, max(cards)])
+        category = cols
+        n_cat = n_char
+        rec_user = ucode[rows]
+        rec_row = rows
+    n_users_all = len(users)
+    if len(rec_user) > 1 and np.any(rec_user[1:] < rec_user[:-1]):
+        order = np.argsort(rec_user, kind="stable")
+        rec_user, symbol, category, rec_row = rec_user[order], symbol[order], category[order], rec_row[order]
+    counts = np.bincount(rec_user, minlength=n_users_all)
+    if n_obs is not None:
+        n_obs = check_int(n_obs, "n_obs", minimum=1)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        rank = np.arange(len(rec_user)) - starts[rec_user]
+        keep_user = counts >= n_obs
+        keep = keep_user[rec_user] & (rank < n_obs)
+        if keep_user.sum() < 2:
+            raise ValueError(
+                f"n_obs: only {int(keep_user.sum())} user(s) have at least {n_obs} {model.kind} observations; "
+                "expected at least two users")
+        newcode = np.cumsum(keep_user) - 1
+        rec_user, symbol, category, rec_row = newcode[rec_user[keep]], symbol[keep], category[keep], rec_row[keep]
+        users = np.asarray(users)[keep_user]
+        counts = np.full(len(users), n_obs, dtype=np.int64)
+    else:
+        users = np.asarray(users)
+        nonzero = counts > 0
+        if not np.all(nonzero):  # users whose rows are all absent have no first-order record
+            newcode = np.cumsum(nonzero) - 1
+            rec_user = newcode[rec_user]
+            users, counts = users[nonzero], counts[nonzero]
+    if len(users) < 2:
+        raise ValueError(f"obs: expected at least two users, got {len(users)}")
+    # compact the symbol and category codes to the records kept
+    symbol, n_sym = _compact(symbol)
+    category, n_cat = _compact(category)
+    return Records(rec_user, symbol, category, users, n_sym, n_cat, counts, model, rec_row)
+
+
+def _records(obs, model, user, characteristics, n_obs, *, equal=True) -> Records:
+    rec = obs if isinstance(obs, Records) else encode(obs, model, user=user,
+                                                        characteristics=characteristics, n_obs=n_obs)
+    if equal and rec.n_obs < 0:
+        raise ValueError(
+            f"obs: unequal numbers of {rec.model.kind} observations per user (from {rec.counts.min()} to "
+            f"{rec.counts.max()}); the source's formulas assume N_o^i = N_o (Section III-A): pass n_obs= "
+            "to cut every user to the same N_o")
+    return rec
+
+
+def observation_counts(obs, model, *, user="user", characteristics=None) -> pd.Series:
+    """Number of records of ``model`` per user (``N_o^i``), indexed by user."""
+    rec = encode(obs, model, user=user, characteristics=characteristics)
+    return pd.Series(rec.counts, index=pd.Index(rec.users, name=user), name="n_obs")
+
+
+# ---------------------------------------------------------------------------- HI and PI
+@dataclass(frozen=True)
+class Information:
+    """A hypothetical or perceived information estimate, in bits.
+
+    ``bits`` is the average over users (and folds, for PI); ``per_user`` the
+    contribution ``H[U] + sum_o f(o|u_i) log2 Pr[u_i|o]`` of each user (its mean over the
+    folds for PI), whose spread is the "surface" of Figure 2; ``outlier_fraction`` is
+    ``f_o`` (zero for HI).
+    """
+
+    metric: str
+    model: str
+    bits: float
+    per_user: pd.Series
+    entropy: float
+    n_users: int
+    n_obs: int
+    folds: int | None = None
+    per_fold: tuple = ()
+    outlier_fraction: float = 0.0
+    outlier_rule: str = ""
+
+
+def _pairs(rec: Records):
+    """Factorize the (user, symbol) pairs: per-record pair id and per-pair user/symbol/count."""
+    key = rec.user * rec.n_symbols + rec.symbol
+    pid, n_pairs = _compact(key)
+    uniq = np.empty(n_pairs, dtype=np.int64)
+    uniq[pid] = key
+    pu = uniq // rec.n_symbols
+    ps = uniq % rec.n_symbols
+    pc = np.bincount(pid, minlength=len(uniq)).astype(np.float64)
+    return pid, pu.astype(np.int64), ps.astype(np.int64), pc
+
+
+def hypothetical_information(obs, model=None, *, user="user", characteristics=None, n_obs=None,
+                             require_equal=True) -> Information:
+    """Hypothetical information ``HI~(U; O)`` in bits (Section III-B, first equation).
+
+    ``HI = log2 n_u + (1/n_u) sum_i sum_{o in D_i} f~(o|u_i) log2 Pr~[u_i|o]`` with the
+    model estimated directly from all of ``D_i`` (Section II-B) and
+    ``Pr~[u_i|o] = g~(o|u_i) / sum_j g~(o|u_j)`` (Section II-C).  Every observation of
+    ``D_i`` has ``g~(o|u_i) > 0``, so there are no outliers.
+
+    Parameters
+    ----------
+    obs : DataFrame (long table) or :class:`Records` from :func:`encode`.
+    model : :func:`first_order` or :func:`exhaustive` (ignored for Records).
+    n_obs : cut every user to ``N_o = n_obs`` observations (see :func:`encode`).
+    require_equal : bool
+        The source assumes ``N_o^i = N_o`` (Section III-A) and so, by default, do we:
+        unequal numbers raise.  With ``False`` each user's ``f~(o|u_i)`` is normalised by
+        its own ``N_o^i`` (the formula as written; the prior stays uniform).
+    """
+    rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
+    pid, pu, ps, pc = _pairs(rec)
+    n_u = rec.n_users
+    f = pc / rec.counts[pu]                                  # f~(o|u_i) = g~(o|u_i)
+    total = np.bincount(ps, weights=f, minlength=rec.n_symbols)  # sum_j g~(o|u_j)
+    contrib = f * np.log2(f / total[ps])
+    h = float(np.log2(n_u))
+    per_user = h + np.bincount(pu, weights=contrib, minlength=n_u)
+    return Information("HI", rec.model.kind, float(per_user.mean()),
+                       pd.Series(per_user, index=pd.Index(rec.users, name=user), name="HI"),
+                       h, n_u, rec.n_obs)
+
+
+def _folds(rec: Records, folds, rng) -> np.ndarray:
+    """Fold of every record: a random permutation within each user, dealt round-robin,
+    so that the K folds of a user differ in size by at most one (Section II-B)."""
+    gen = as_generator(rng)
+    folds = check_int(folds, "folds", minimum=2)
+    smallest = int(rec.counts.min())
+    if folds > smallest:
+        raise ValueError(
+            f"folds: expected at most N_o = {smallest} (the smallest number of {rec.model.kind} observations "
+            f"of a user), got {folds}")
+    if np.all(rec.counts == rec.counts[0]):  # equal N_o: one row-wise argsort
+        rank = np.argsort(gen.random((rec.n_users, smallest)), axis=1).ravel()
+    else:
+        key = rec.user + gen.random(len(rec.user))
+        order = np.argsort(key, kind="stable")
+        starts = np.concatenate([[0], np.cumsum(rec.counts)[:-1]])
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order)) - starts[rec.user[order]]
+    return rank % folds
+
+
+def _fold_model(rec, pid, pu, ps, pc, train):
+    """Training-fold model ``g^^(k)`` from the records in ``train``: per-pair
+    probabilities and per-symbol totals ``sum_j g^^(o|u_j)``."""
+    n_u = rec.n_users
+    pc_train = np.bincount(pid[train], minlength=len(pc))
+    n_train = np.bincount(rec.user[train], minlength=n_u)
+    g = pc_train / np.maximum(n_train, 1)[pu]
+    total = np.bincount(ps, weights=g, minlength=rec.n_symbols)
+    return g, total
+
+
+def _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, rng):
+    """Yield, for each fold, the records of (original test rows + protected training rows)
+    and the (train, test) record masks.  Folds are drawn per row of ``obs``; ``protect``
+    is applied to the training rows only, so the test rows stay genuinely fresh."""
+    if n_obs is not None:
+        raise ValueError("n_obs: cut obs before protecting it; n_obs cannot be combined with protect=")
+    if not callable(protect):
+        raise TypeError(f"protect: expected a function of the training rows (e.g. lambda d: swap(d, ...)), "
+                        f"got {type(protect).__name__}")
+    chars = _prepare(obs, user, characteristics)
+    gen = as_generator(rng)
+    k = check_int(folds, "folds", minimum=2)
+    ucode, _ = pd.factorize(obs[user], sort=True)
+    rows_per_user = np.bincount(ucode)
+    if len(rows_per_user) < 2:
+        raise ValueError(f"obs: expected at least two users, got {len(rows_per_user)}")
+    if k > rows_per_user.min():
+        raise ValueError(f"folds: expected at most {int(rows_per_user.min())} (the smallest number of rows "
+                         f"of a user), got {k}")
+    n = len(obs)
+    order = np.argsort(ucode + gen.random(n), kind="stable")
+    starts = np.concatenate([[0], np.cumsum(rows_per_user)[:-1]])
+    rank = np.empty(n, dtype=np.int64)
+    rank[order] = np.arange(n) - starts[ucode[order]]
+    row_fold = rank % k
+    base = obs[[user, *chars]]
+    for j in range(k):
+        test_rows = base[row_fold == j]
+        train_rows = protect(base[row_fold != j])
+        if not isinstance(train_rows, pd.DataFrame) or len(train_rows) != int((row_fold != j).sum()):
+            raise ValueError("protect: expected a DataFrame with the same rows as its input")
+        both = pd.concat([test_rows, train_rows[[user, *chars]]], ignore_index=True)
+        rec = encode(both, model, user=user, characteristics=chars)
+        is_test = rec.row < len(test_rows)
+        yield rec, ~is_test, is_test
+
+
+def perceived_information(obs, model, folds, rng, *, user="user", characteristics=None, n_obs=None,
+                          outliers="drop", floor=None, require_equal=True, protect=None) -> Information:
+    """Perceived information ``PI^(U; O)`` in bits, K-fold cross-validated (Section III-B).
+
+    ``PI^(j) = log2 n_u + (1/n_u) sum_i (1/|D_i^(j)|) sum_{o in D_i^(j)} log2 Pr^^(j)[u_i|o]``
+    with ``g^^(j)`` estimated on ``D_i \\ D_i^(j)`` (Section II-C, second equation), then
+    averaged over the ``K = folds`` folds.  Each user's observations are split into K
+    folds at random (``rng``).
+
+    Outliers (test observations with ``Pr^^(j)[u_i|o] = 0``): ``outliers="drop"``
+    excludes them from the user's average (a user whose fold holds only outliers is left
+    out of that fold's mean over users); ``outliers="floor"`` uses ``floor`` (default
+    ``1/n_u**2``) instead of 0.  ``outlier_fraction`` is their share of all test
+    observations, the source's ``f_o``.  ``outliers`` may also be a tuple of rules: both
+    are computed in one pass and a dict ``{rule: Information}`` is returned.
+
+    ``protect`` (optional): a function applied to the training rows of each fold before
+    the model is estimated, e.g. ``lambda d: swap(d, cats, rng)``.  The model is then
+    trained on the *protected* rows of the other folds and tested on the *original* rows
+    of the fold: the predictive power of a protected release against genuine fresh
+    observations (external leakages).  Folds are then drawn per row of ``obs``.
+
+    Raises
+    ------
+    ValueError
+        ``folds < 2`` or more than a user's number of observations, fewer than two
+        users, unequal ``N_o`` (unless ``require_equal=False``, see
+        :func:`hypothetical_information`), missing values.
+    """
+    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
+    for r in rules:
+        check_in(r, "outliers", OUTLIER_RULES)
+    out = _perceived(obs, model, folds, rng, user=user, characteristics=characteristics, n_obs=n_obs,
+                     floor=floor, require_equal=require_equal, protect=protect)
+    return out[rules[0]] if isinstance(outliers, str) else {r: out[r] for r in rules}
+
+
+def _perceived(obs, model, folds, rng, *, user, characteristics, n_obs, floor, require_equal, protect):
+    """Both outlier rules of :func:`perceived_information` in one pass over the folds."""
+    if protect is None:
+        rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
+        fold = _folds(rec, folds, rng)
+        pairs = _pairs(rec)
+        plan = ((rec, pairs, fold != j, fold == j) for j in range(int(folds)))
+    else:
+        plan = ((r, _pairs(r), tr, te) for r, tr, te in
+                _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, rng))
+    check_int(folds, "folds", minimum=2)
+    acc = {r: ([], None, None) for r in OUTLIER_RULES}
+    per_fold = {r: [] for r in OUTLIER_RULES}
+    sums = {}
+    n_out = n_test_all = 0
+    for rec, (pid, pu, ps, pc), train, test in plan:  # loop over the K folds only
+        n_u = rec.n_users
+        if not sums:
+            sums = {r: (np.zeros(n_u), np.zeros(n_u)) for r in OUTLIER_RULES}
+            h = float(np.log2(n_u))
+            fl = check_positive(1.0 / n_u**2 if floor is None else floor, "floor")
+        g, total = _fold_model(rec, pid, pu, ps, pc, train)
+        tpid = pid[test]
+        tu = rec.user[test]
+        n_test = np.bincount(tu, minlength=n_u)
+        num, den = g[tpid], total[ps[tpid]]
+        ok = num > 0
+        lg = np.zeros(len(num))
+        lg[ok] = np.log2(num[ok] / den[ok])
+        n_out += int((~ok).sum())
+        n_test_all += len(tpid)
+        s_ok = np.bincount(tu, weights=lg, minlength=n_u)
+        m_ok = np.bincount(tu, weights=ok.astype(float), minlength=n_u)
+        for rule in OUTLIER_RULES:
+            if rule == "drop":
+                s_, m_ = s_ok, m_ok
+            else:
+                s_, m_ = s_ok + (n_test - m_ok) * np.log2(fl), n_test.astype(float)
+            has = m_ > 0
+            user_pi = np.full(n_u, np.nan)
+            user_pi[has] = h + s_[has] / m_[has]
+            per_fold[rule].append(float(user_pi[has].mean()) if has.any() else float("nan"))
+            sums[rule][0][has] += user_pi[has]
+            sums[rule][1][has] += 1
+    out = {}
+    for rule in OUTLIER_RULES:
+        tot, cnt = sums[rule]
+        per_user = np.full(len(tot), np.nan)
+        per_user[cnt > 0] = tot[cnt > 0] / cnt[cnt > 0]
+        pf = np.asarray(per_fold[rule])
+        bits = float(pf[~np.isnan(pf)].mean()) if np.any(~np.isnan(pf)) else float("nan")
+        out[rule] = Information("PI", rec.model.kind, bits,
+                                pd.Series(per_user, index=pd.Index(rec.users, name=user), name="PI"),
+                                h, len(tot), rec.n_obs, len(pf), tuple(per_fold[rule]),
+                                n_out / max(n_test_all, 1), rule)
+    return out
+
+
+def leakages_needed(bits, n_users, c=1.0) -> float:
+    """Leakages needed to re-identify a user, ``c * log2(n_u) / I`` (Section V-A).
+
+    The source bounds the number of (external) leakages by ``c * log2(n_u) / HI`` in the
+    worst case and ``c * log2(n_u) / PI`` for the model at hand, with ``c`` depending on
+    the target success rate (``c = log2(n_u)`` roughly for 80%, refs. [2], [3]).  Returns
+    ``inf`` when ``bits <= 0`` (a non-predictive model).
+    """
+    n_users = check_int(n_users, "n_users", minimum=2)
+    c = check_positive(c, "c")
+    bits = float(bits)
+    return float("inf") if not bits > 0 else c * float(np.log2(n_users)) / bits
+
+
+# ---------------------------------------------------------------------------- attacks
+def _check_levels(levels, name, maximum):
+    lv = np.atleast_1d(np.asarray(levels))
+    if lv.size == 0:
+        raise ValueError(f"{name}: expected at least one level, got none")
+    out = np.array([check_int(x, name, minimum=1) for x in lv.tolist()], dtype=np.int64)
+    return out
+
+
+def _ranks(better, ties, gen):
+    """Rank of the correct candidate: 1 + #strictly better + a uniform share of the ties."""
+    return 1 + better + np.floor(gen.random(len(ties)) * (ties + 1)).astype(np.int64)
+
+
+def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", characteristics=None,
+                 n_obs=None, chunk=512) -> pd.DataFrame:
+    """Level-l success rate of re-identification with ``M_o = leakages`` external leakages.
+
+    Section III-B: "a level-l success corresponds to a case where the user to
+    re-identify is among the first l candidates suggested by the attack".  For each fold
+    ``k`` and each user ``u_i``, ``M_o`` observations are drawn (without replacement) from
+    the user's held-out fold -- fresh observations, not in the training data -- and every
+    candidate ``u_j`` is scored by the likelihood ``prod_m g^^(k)(o_m|u_j)`` of the
+    training-fold model (Bayes with a uniform prior).  Candidates with a zero likelihood
+    are ordered by their number of zero-probability leakages, then by the product of the
+    non-zero ones; exact ties are broken at random.  The success rate is the share of
+    (user, fold) attacks whose correct user has rank ``<= l``.
+
+    Returns
+    -------
+    DataFrame with columns ``level``, ``success`` and ``random`` (``l / n_u``, a blind guess).
+    """
+    rec = _records(obs, model, user, characteristics, n_obs)
+    gen = as_generator(rng)
+    m = check_int(leakages, "leakages", minimum=1)
+    lv = _check_levels(levels, "levels", rec.n_users)
+    fold = _folds(rec, folds, gen)
+    k = int(folds)
+    min_test = int(np.bincount(rec.user * k + fold, minlength=rec.n_users * k).min())
+    if m > min_test:
+        raise ValueError(
+            f"leakages: expected at most {min_test} (the smallest held-out fold of a user), got {m}")
+    pid, pu, ps, pc = _pairs(rec)
+    n_u, S = rec.n_users, rec.n_symbols
+    ranks = []
+    for j in range(k):
+        test = np.flatnonzero(fold == j)
+        g, _ = _fold_model(rec, pid, pu, ps, pc, fold != j)
+        pos = g > 0
+        G_log = sparse.csr_matrix((np.log(g[pos]), (pu[pos], ps[pos])), shape=(n_u, S))
+        G_one = sparse.csr_matrix((np.ones(int(pos.sum())), (pu[pos], ps[pos])), shape=(n_u, S))
+        # draw M_o leakages per user from its test fold: random order within user, first M_o
+        tu = rec.user[test]
+        order = np.argsort(tu + gen.random(len(tu)), kind="stable")
+        tcount = np.bincount(tu, minlength=n_u)
+        starts = np.concatenate([[0], np.cumsum(tcount)[:-1]])
+        rnk = np.arange(len(order)) - starts[tu[order]]
+        chosen = test[order[rnk < m]]
+        L = sparse.csr_matrix((np.ones(len(chosen)), (rec.user[chosen], rec.symbol[chosen])), shape=(n_u, S))
+        for a in range(0, n_u, chunk):
+            b = min(a + chunk, n_u)
+            Lc = L[a:b]
+            hits = (Lc @ G_one.T).toarray()       # leakages with non-zero probability, per candidate
+            logs = (Lc @ G_log.T).toarray()       # sum of their log-probabilities
+            idx = np.arange(b - a)
+            own_h, own_l = hits[idx, a + idx][:, None], logs[idx, a + idx][:, None]
+            close = np.isclose(logs, own_l, rtol=1e-12, atol=1e-9)
+            better = (hits > own_h) | ((hits == own_h) & (logs > own_l) & ~close)
+            tie = (hits == own_h) & close
+            ranks.append(_ranks(better.sum(axis=1), tie.sum(axis=1) - 1, gen))
+    ranks = np.concatenate(ranks)
+    succ = (ranks[None, :] <= lv[:, None]).mean(axis=1)
+    return pd.DataFrame({"level": lv, "success": succ, "random": np.minimum(lv / n_u, 1.0)})
+
+
+def category_prediction(obs, model, levels, rng, *, folds=10, user="user", characteristics=None,
+                        n_obs=None, require_equal=True, protect=None) -> pd.DataFrame:
+    """Utility: level-l success of predicting the categories of a user's next observation.
+
+    Section VI: "we measure utility as the probability to predict the categories of the
+    films watched by the users", with the same cross-validated estimations as the attacks
+    but the other term of Bayes' law.  For each held-out observation of user ``u_i`` the
+    possible categories (the single characteristic for the first-order model, the
+    combination of characteristics for the exhaustive one; grades are marginalised out)
+    are ranked by the user's training-fold histogram, ties at random; a level-l success
+    is the true category among the first ``l``.  ``protect`` as in
+    :func:`perceived_information` (train on protected rows, test on original ones).
+
+    Returns
+    -------
+    DataFrame with ``level``, ``success`` and ``random`` (``l / number of categories``).
+    """
+    gen = as_generator(rng)
+    lv = _check_levels(levels, "levels", None)
+    if protect is None:
+        rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
+        fold = _folds(rec, folds, gen)
+        plan = ((rec, fold != j, fold == j) for j in range(int(folds)))
+    else:
+        plan = _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, gen)
+    hits = np.zeros(len(lv))
+    total = 0
+    for rec, train, test in plan:
+        n_u, C = rec.n_users, rec.n_categories
+        # training histogram of (user, category) pairs, held sparsely
+        key = rec.user[train] * C + rec.category[train]
+        pk, n_p = _compact(key)
+        cnt = np.bincount(pk, minlength=n_p)
+        ukey = np.empty(n_p, dtype=np.int64)
+        ukey[pk] = key
+        pu = ukey // C
+        width = int(cnt.max()) + 1 if n_p else 1
+        sorted_keys = np.sort(pu * width + cnt)
+        nnz = np.bincount(pu, minlength=n_u)
+        end = np.cumsum(nnz)
+        # count of the true category of every test record (0 when unseen in training)
+        tu, tc = rec.user[test], rec.category[test]
+        tkey = tu * C + tc
+        pos = np.searchsorted(ukey_sorted := np.sort(ukey), tkey)
+        pos = np.minimum(pos, max(n_p - 1, 0))
+        found = (ukey_sorted[pos] == tkey) if n_p else np.zeros(len(tkey), bool)
+        cnt_by_sorted = cnt[np.argsort(ukey)]
+        v = np.where(found, cnt_by_sorted[pos], 0)
+        right = np.searchsorted(sorted_keys, tu * width + v, side="right")
+        left = np.searchsorted(sorted_keys, tu * width + v, side="left")
+        greater = np.where(v > 0, end[tu] - right, nnz[tu])
+        equal = np.where(v > 0, right - left, C - nnz[tu])
+        ranks = _ranks(greater, equal - 1, gen)
+        hits += (ranks[None, :] <= lv[:, None]).sum(axis=1)
+        total += len(ranks)
+    return pd.DataFrame({"level": lv, "success": hits / total, "random": np.minimum(lv / C, 1.0)})
+
+
+
+def category_density(obs, model, *, user="user", characteristics=None, n_obs=None) -> np.ndarray:
+    """Share of observations in each category, sorted in decreasing order (Figure 5).
+
+    For the exhaustive model a category is a combination of characteristics, for the
+    first-order model a single characteristic (of the split observations).
+    """
+    rec = _records(obs, model, user, characteristics, n_obs, equal=False)
+    d = np.bincount(rec.category, minlength=rec.n_categories).astype(float)
+    return np.sort(d / d.sum())[::-1]
+
+
+def largest_step(success: pd.DataFrame, bins: int = 20) -> float:
+    """How "stepped" a success-rate curve is (Section V-C, Figure 3).
+
+    ``success`` holds the curve at every level ``1..n_u`` (:func:`success_rate` with
+    ``levels = 1..n_u``).  The levels are cut into ``bins`` equal ranges and the share of
+    attacks whose correct user falls in each range is computed; a smooth (concave) curve
+    has non-increasing shares, whereas groups of similar users would show as a later range
+    holding more than the one before it -- a step.  Returns the largest such increase
+    (0 when the shares never increase).
+    """
+    s = success.sort_values("level")
+    lv, sr = s["level"].to_numpy(), s["success"].to_numpy()
+    edges = np.linspace(0, lv.max(), bins + 1)
+    at = np.interp(edges, np.concatenate([[0], lv]), np.concatenate([[0.0], sr]))
+    share = np.diff(at)
+    return float(max(0.0, np.max(np.diff(share))))
+
+
+def information_table(observations: dict, n_obs: tuple, folds, rng, *, user="user",
+                      outliers="drop"):
+    """Table I of the source: HI and PI, exhaustive and first-order, per granularity.
+
+    ``observations`` maps a granularity name to its long table; ``n_obs = (a, b)`` gives
+    the two database sizes: the exhaustive and first-order rows at ``N_o = a``, the
+    first-order rows at ``N_o = b`` (the source's 900 and 1,800).  Returns one row per
+    (N_o, metric, model) and one column per granularity, plus the outlier fractions
+    ``f_o`` of each PI in rows of their own.  With a tuple of ``outliers`` rules, a dict
+    ``{rule: table}`` (computed in one pass).
+    """
+    gen = as_generator(rng)
+    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
+    a, b = n_obs
+    rows = {r: [] for r in rules}
+    plan = [(a, exhaustive()), (a, first_order()), (b, first_order())]
+    for n, model in plan:
+        label = "exh." if model.kind == EXHAUSTIVE else "1st-order"
+        hi, pi, fo = {}, {r: {} for r in rules}, {}
+        for name, obs in observations.items():
+            rec = encode(obs, model, user=user, n_obs=n)
+            hi[name] = hypothetical_information(rec, user=user).bits
+            p = perceived_information(rec, None, folds, gen, user=user, outliers=rules)
+            for r in rules:
+                pi[r][name] = p[r].bits
+            fo[name] = p[rules[0]].outlier_fraction
+        for r in rules:
+            rows[r] += [{"N_o": n, "metric": f"HI ({label})", **hi}, {"N_o": n, "metric": f"PI ({label})", **pi[r]},
+                        {"N_o": n, "metric": f"f_o ({label})", **fo}]
+    out = {r: pd.DataFrame(rows[r]).set_index(["N_o", "metric"]) for r in rules}
+    return out[outliers] if isinstance(outliers, str) else out
+
+
+def information_curve(obs, model, n_obs_grid, folds, rng, *, user="user", quantiles=(0.1, 0.9),
+                      outliers="drop"):
+    """HI and PI against ``N_o`` (Figure 2), with the spread across users.
+
+    For each ``N_o`` in ``n_obs_grid`` the same users (those with at least the largest
+    ``N_o``) are cut to their first ``N_o`` observations.  Columns: ``n_obs``, ``HI``,
+    ``PI``, ``f_o`` and the per-user quantiles ``HI_q<..>``, ``PI_q<..>``.  With a tuple
+    of ``outliers`` rules, a dict ``{rule: curve}`` (computed in one pass).
+    """
+    gen = as_generator(rng)
+    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
+    grid = [check_int(n, "n_obs_grid", minimum=1) for n in n_obs_grid]
+    full = encode(obs, model, user=user, n_obs=max(grid))
+    starts = np.concatenate([[0], np.cumsum(full.counts)[:-1]])
+    rank = np.arange(len(full.user)) - starts[full.user]
+    rows = {r: [] for r in rules}
+    for n in grid:
+        keep = rank < n
+        sym, n_sym = _compact(full.symbol[keep])
+        cat, n_cat = _compact(full.category[keep])
+        rec = Records(full.user[keep], sym, cat, full.users, n_sym, n_cat,
+                      np.full(full.n_users, n, dtype=np.int64), full.model, full.row[keep])
+        hi = hypothetical_information(rec, user=user)
+        pis = perceived_information(rec, None, folds, gen, user=user, outliers=rules)
+        for r in rules:
+            pi = pis[r]
+            row = {"n_obs": n, "HI": hi.bits, "PI": pi.bits, "f_o": pi.outlier_fraction, "n_users": rec.n_users}
+            for q in quantiles:
+                row[f"HI_q{int(round(100 * q))}"] = float(np.nanquantile(hi.per_user, q))
+                row[f"PI_q{int(round(100 * q))}"] = float(np.nanquantile(pi.per_user, q))
+            rows[r].append(row)
+    out = {r: pd.DataFrame(rows[r]) for r in rules}
+    return out[outliers] if isinstance(outliers, str) else out
+
+
+# ---------------------------------------------------------------------------- protection
+def swap(obs, characteristics, rng, *, user="user") -> pd.DataFrame:
+    """Data swapping within users (Section VI, after Reiss [9]).
+
+    For each characteristic ``c`` independently, the values ``o(c)`` are permuted at
+    random among the observations of the same user.  Every user's (hence the global)
+    first-order histogram of ``(c, o(c))`` is unchanged, while the correlations between
+    characteristics within observations are broken.  Rows stay in place (same index,
+    same user); only characteristic values move.
+    """
+    gen = as_generator(rng)
+    if not isinstance(obs, pd.DataFrame):
+        raise TypeError(f"obs: expected a pandas DataFrame (long table), got {type(obs).__name__}")
+    check_nonempty(obs, "obs")
+    check_columns(obs, [user], "user")
+    characteristics = check_columns(obs, characteristics, "characteristics")
+    if user in characteristics:
+        raise ValueError(f"characteristics: the user column {user!r} cannot be swapped")
+    check_no_nan(obs, "obs", [user, *characteristics])
+    ucode, _ = pd.factorize(obs[user], sort=True)
+    counts = np.bincount(ucode)
+    out = obs.copy()
+    if np.all(ucode[1:] >= ucode[:-1]) and np.all(counts == counts[0]):
+        # users contiguous with equal counts: permute the rows of a (users x N_o) view
+        for c in characteristics:  # loop over characteristics, not records
+            col = obs[c].to_numpy()
+            out[c] = gen.permuted(col.reshape(len(counts), counts[0]), axis=1).ravel()
+        return out
+    base = np.argsort(ucode, kind="stable")
+    for c in characteristics:  # loop over characteristics, not records
+        perm = np.argsort(ucode + gen.random(len(ucode)), kind="stable")
+        col = obs[c].to_numpy()
+        new = col.copy()
+        new[base] = col[perm]
+        out[c] = new
+    return out
+
+
+# ---------------------------------------------------------------------------- ratings
+def _grade(rating: np.ndarray, granularity: str) -> np.ndarray:
+    if granularity == "no-grade":
+        return np.ones(len(rating), dtype=np.int8)
+    if granularity == "like-dislike":
+        return np.where(rating >= 4, 2, 1).astype(np.int8)   # like = grade >= 4 (Section IV)
+    return np.clip(np.floor(rating), 1, 5).astype(np.int8)   # half stars rounded down, 0.5 -> 1
+
+
+def rating_observations(ratings, granularity, *, categories=None, user="user", genres="genres",
+                        rating="rating", sep="|") -> pd.DataFrame:
+    """The source's reduction of ratings to observations (Section IV).
+
+    Each rated movie becomes one row: the user and one column per category, holding the
+    grade when the movie belongs to the category and 0 otherwise.  Movie identity and
+    date are dropped.  Grades by ``granularity``:
+
+    * ``"no-grade"``: 1 for every category of the movie (profiles depend only on types);
+    * ``"like-dislike"``: 2 (like) when ``rating >= 4``, else 1 (dislike);
+    * ``"5-star"``: ``floor(rating)`` clipped to 1..5, so half stars are rounded down
+      (0.5 -> 1, 3.5 -> 3, 4.5 -> 4) and "star >= 4" is exactly "like".
+
+    Rows keep the order of ``ratings`` (sort by time first to cut "the first N_o").
+    """
+    if not isinstance(ratings, pd.DataFrame):
+        raise TypeError(f"ratings: expected a pandas DataFrame, got {type(ratings).__name__}")
+    check_in(granularity, "granularity", GRANULARITIES)
+    check_columns(ratings, [user, genres, rating], "ratings")
+    check_no_nan(ratings, "ratings", [user, genres, rating])
+    gcode, gvals = pd.factorize(ratings[genres])
+    dummies = pd.Series(gvals, dtype=object).str.get_dummies(sep=sep)  # one row per distinct string
+    if categories is None:
+        categories = list(dummies.columns)
+    else:
+        categories = list(categories)
+        unknown = sorted(set(dummies.columns) - set(categories))
+        if unknown:
+            raise ValueError(f"ratings: genre(s) {unknown} are not among the categories {categories}")
+        dummies = dummies.reindex(columns=categories, fill_value=0)
+    ind = dummies.to_numpy(dtype=np.int8)[gcode]
+    grade = _grade(ratings[rating].to_numpy(dtype=float), granularity)
+    out = pd.DataFrame(ind * grade[:, None], columns=categories, index=ratings.index)
+    out.insert(0, user, ratings[user].to_numpy())
+    return out
