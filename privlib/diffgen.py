@@ -11,6 +11,7 @@ Public functions
 :func:`diffgen`                Algorithm 1; returns a :class:`Release`.
 :func:`tds`                    Top-down specialization for k-anonymity (Fung, Wang & Yu 2005),
                                the baseline of Figure 4; also returns a :class:`Release`.
+                               ``qid=`` sets its quasi-identifier (:data:`TDS_TOPN_QIDS`).
 :func:`accuracy`               C4.5-style tree trained on a release, tested on generalized records.
 :func:`baseline_accuracy`      BA: the same learner on the raw data.
 :func:`lower_bound_accuracy`   LA: all predictors removed (majority class of the training data).
@@ -22,6 +23,7 @@ Public functions
 :func:`blow_up`, :func:`scalability`   the scalability data and timings of Figure 5.
 :func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult.
 :func:`total_epsilon`          add up a budget ledger (sequential and parallel composition).
+:func:`held_out_best`          "the highest point" of a curve of means, leave-one-run-out.
 
 Taxonomies
 ==========
@@ -88,12 +90,26 @@ __all__ = [
     "TREE_PARAMS",
     "select_min_leaf",
     "ADULT_PREDICTORS",
+    "TDS_TOPN_QIDS",
+    "held_out_best",
 ]
 
 ADULT_PREDICTORS = [
     "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
     "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
 ]
+
+#: The quasi-identifiers ("TopN": the N attributes most important for classification) of the
+#: Adult experiments of Fung, Wang & Yu's TDS, as listed in their published experiment
+#: configuration (github.com/McGill-DMaS/Privacy-TDS, ``exp/erTopN/adultRU0.hchy``; that file
+#: also lists one QID of all 14 attributes with k = 5).  Attributes outside the QID are
+#: released unchanged by TDS.
+TDS_TOPN_QIDS = {
+    5: ("age", "education_num", "marital_status", "relationship", "capital_gain"),
+    7: ("age", "education_num", "marital_status", "relationship", "sex", "capital_gain", "hours_per_week"),
+    9: ("age", "education", "education_num", "marital_status", "occupation", "relationship", "sex",
+        "capital_gain", "hours_per_week"),
+}
 
 #: The C4.5-style learner of :func:`accuracy`: an entropy tree whose leaves must hold at
 #: least 0.3% of the (weighted) training records, standing in for C4.5's pruning.  The 0.3%
@@ -579,19 +595,50 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen):
     return idx[order], cnt[order]
 
 
-def _build_release(prep, cut_nodes, cells, counts, **kw) -> Release:
+def _build_release(prep, cut_nodes, cells, counts, codes=None, **kw) -> Release:
+    """Release from flat cell indices (group x class), or from ``codes``: rows of per-predictor
+    cut indices followed by the class index."""
     K = prep.K
     sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(prep.attrs, cut_nodes)]
-    cells = np.asarray(cells, dtype=np.int64)
-    cls = cells % K
-    # (d, rows) C-ordered, exposed as its (rows, d) transpose: no strided copy
-    codes = np.array(np.unravel_index(cells // K, sizes), dtype=np.int64).reshape(len(sizes), len(cells)).T
+    if codes is not None:
+        codes = np.asarray(codes, dtype=np.int64)
+        cls = codes[:, -1]
+        codes = np.ascontiguousarray(codes[:, :-1])
+    else:
+        cells = np.asarray(cells, dtype=np.int64)
+        cls = cells % K
+        # (d, rows) C-ordered, exposed as its (rows, d) transpose: no strided copy
+        codes = np.array(np.unravel_index(cells // K, sizes), dtype=np.int64).reshape(len(sizes), len(cells)).T
     cuts = {a.name: _cut_labels(a, c) for a, c in zip(prep.attrs, cut_nodes)}
     splits = {a.name: tuple(float(s) for s in c[1:-1]) for a, c in zip(prep.attrs, cut_nodes)
               if a.kind == "numerical"}
     return Release(tuple(prep.predictors), prep.target, tuple(prep.classes), tuple(prep.attrs),
                    tuple(tuple(c) for c in cut_nodes), cuts, splits, codes, cls.astype(np.int64),
                    np.asarray(counts, dtype=np.int64), **kw)
+
+
+# ============================================================================ specialization
+def _specialize(a, cut: list, key, split, iteration: int, score: float):
+    """Specialize the cut value ``key`` of attribute ``a`` (Algorithm 1, Line 8; TDS's step).
+
+    ``cut`` is the attribute's current cut, changed in place: a categorical value (taxonomy
+    node id) is replaced by its children; for a numerical value ``key = (lo, hi)`` the split
+    point ``split`` is inserted among the interval bounds, giving ``[lo, split)`` and
+    ``[split, hi)``.  Shared by :func:`diffgen` and :func:`tds`.
+
+    Returns the keys of the new cut values (child node ids, or the two intervals as
+    ``(lo, hi)`` pairs, in order) and the :class:`Specialization` record.
+    """
+    if a.kind == "categorical":
+        pos = cut.index(key)
+        ch = list(a.children[key])
+        cut[pos:pos + 1] = ch
+        return ch, Specialization(iteration, a.name, a.labels[key], tuple(a.labels[c] for c in ch), None, score)
+    lo, hi = key
+    cut.insert(int(np.searchsorted(cut, split)), split)
+    ch = [(lo, split), (split, hi)]
+    return ch, Specialization(iteration, a.name, _interval_label(lo, hi),
+                              tuple(_interval_label(clo, chi) for clo, chi in ch), split, score)
 
 
 # ============================================================================ DiffGen
@@ -709,23 +756,16 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
                                   f"iteration {it}: candidate selection among {len(cands)}"))
         a_idx, key, score, split = cands.pop(pick)
         a = prep.attrs[a_idx]
+        new, spec = _specialize(a, cut_nodes[a_idx], key, split, it, score)  # Line 8
         if a.kind == "categorical":
-            pos = cut_nodes[a_idx].index(key)
-            ch = list(a.children[key])
-            cut_nodes[a_idx][pos:pos + 1] = ch
-            for c in ch:
+            for c in new:
                 add_cat(a_idx, c)
-            history.append(Specialization(it, a.name, a.labels[key], tuple(a.labels[c] for c in ch), None, score))
         else:
-            lo, hi = key
-            bnds = cut_nodes[a_idx]
-            bnds.insert(int(np.searchsorted(bnds, split)), split)
             group = f"Line 9, iteration {it}"
-            for clo, chi in ((lo, split), (split, hi)):
+            for clo, chi in new:
                 s, uu = choose_split(a_idx, clo, chi, "Line 9", group)
                 cands.append((a_idx, (clo, chi), uu, s))
-            history.append(Specialization(it, a.name, _interval_label(lo, hi),
-                                          (_interval_label(lo, split), _interval_label(split, hi)), split, score))
+        history.append(spec)
 
     # Line 12
     key, sizes, n_groups = _group_keys(prep, cut_nodes)
@@ -740,10 +780,16 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
 
 
 # ============================================================================ TDS
-def tds(df, predictors, target, taxonomies, k) -> Release:
+def tds(df, predictors, target, taxonomies, k, qid=None) -> Release:
     """Top-down specialization for k-anonymity (Fung, Wang & Yu 2005), the baseline of Figure 4.
 
-    All predictors form one quasi-identifier.  Starting from the topmost cut, each iteration
+    ``qid`` is the quasi-identifier, a subset of ``predictors``; by default (None) all
+    predictors form one quasi-identifier, so every group of the release holds >= k records.
+    Predictors outside the QID are not generalized: TDS releases them unchanged (categorical
+    values at the leaves, numerical values as the intervals between successive distinct
+    training values, which order and separate the records exactly as the raw values do), and
+    k-anonymity is required of the QID groups only.  Starting from the topmost cut of the QID
+    attributes, each iteration
     performs the *valid* (every non-empty group keeps >= k records) and *beneficial*
     (InfoGain > 0) specialization with the highest ``Score(v) = InfoGain(v) / (AnonyLoss(v) + 1)``,
     ``AnonyLoss(v) = A - A_v`` (A: the smallest group size now, A_v: after specializing v).
@@ -756,7 +802,34 @@ def tds(df, predictors, target, taxonomies, k) -> Release:
     prep = _prepare(df, predictors, target, taxonomies)
     if k > prep.n:
         raise ValueError(f"k: expected at most the number of records ({prep.n}), got {k}")
-    return _tds(prep, k)
+    return _tds(prep, k, _check_qid(qid, prep.predictors))
+
+
+def _check_qid(qid, predictors):
+    """None (all predictors) or a non-empty list of distinct predictors -> tuple or None."""
+    if qid is None:
+        return None
+    if isinstance(qid, str):
+        qid = [qid]
+    qid = list(qid)
+    if not qid:
+        raise ValueError("qid: expected at least one quasi-identifier attribute, got none")
+    unknown = [a for a in qid if a not in predictors]
+    if unknown:
+        raise ValueError(f"qid: attribute(s) {unknown} are not predictors; expected a subset of {list(predictors)}")
+    if len(set(qid)) != len(qid):
+        raise ValueError(f"qid: expected distinct attributes, got {qid}")
+    return None if set(qid) == set(predictors) else tuple(qid)
+
+
+def _raw_cut(prep, a_idx) -> list:
+    """The cut that releases attribute ``a_idx`` unchanged: every taxonomy leaf, or intervals
+    split at the midpoints between successive distinct training values."""
+    a = prep.attrs[a_idx]
+    if a.kind == "categorical":
+        return [i for i in range(len(a.nodes)) if not a.children[i]]  # depth-first = leaf order
+    v = prep.vals[a_idx]
+    return [a.low, *(0.5 * (v[:-1] + v[1:])).tolist(), a.high]
 
 
 def _tds_num_split(prep, a_idx, lo, hi):
@@ -771,8 +844,10 @@ def _tds_num_split(prep, a_idx, lo, hi):
     return float(s), float(u.max())
 
 
-def _tds(prep: _Prepared, k: int) -> Release:
-    cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
+def _tds(prep: _Prepared, k: int, qid=None) -> Release:
+    in_qid = [qid is None or a.name in qid for a in prep.attrs]
+    cut_nodes = [([0] if a.kind == "categorical" else [a.low, a.high]) if q else _raw_cut(prep, j)
+                 for j, (a, q) in enumerate(zip(prep.attrs, in_qid))]
     # per-record group id (the leaf partition) and group sizes
     gid = np.zeros(prep.n, dtype=np.int64)
     sizes_g = np.array([prep.n])
@@ -813,7 +888,8 @@ def _tds(prep: _Prepared, k: int) -> Release:
         return (prep.raw[a_idx][idx] >= split).astype(np.int64), 2
 
     for a_idx, a in enumerate(prep.attrs):
-        add(a_idx, 0 if a.kind == "categorical" else (a.low, a.high))
+        if in_qid[a_idx]:
+            add(a_idx, 0 if a.kind == "categorical" else (a.low, a.high))
 
     it = 0
     while True:
@@ -857,26 +933,25 @@ def _tds(prep: _Prepared, k: int) -> Release:
         sizes_g = np.concatenate([sizes_g, np.bincount(inv, minlength=len(uniq))])
         sizes_g[np.unique(g)] = 0
         gid[idx] = new_ids[inv]
-        if a.kind == "categorical":
-            pos = cut_nodes[a_idx].index(key)
-            ch = list(a.children[key])
-            cut_nodes[a_idx][pos:pos + 1] = ch
-            for c in ch:
-                add(a_idx, c)
-            history.append(Specialization(it, a.name, a.labels[key], tuple(a.labels[c] for c in ch), None, ig))
-        else:
-            lo, hi = key
-            bnds = cut_nodes[a_idx]
-            bnds.insert(int(np.searchsorted(bnds, split)), split)
-            add(a_idx, (lo, split))
-            add(a_idx, (split, hi))
-            history.append(Specialization(it, a.name, _interval_label(lo, hi),
-                                          (_interval_label(lo, split), _interval_label(split, hi)), split, ig))
+        new, spec = _specialize(a, cut_nodes[a_idx], key, split, it, ig)
+        for c in new:
+            add(a_idx, c)
+        history.append(spec)
 
-    key_, sizes, n_groups = _group_keys(prep, cut_nodes)
-    cells, counts = np.unique(key_ * prep.K + prep.y, return_counts=True)
-    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=(), method="tds",
-                          domain_cells=n_groups * prep.K)
+    if qid is None:
+        key_, sizes, n_groups = _group_keys(prep, cut_nodes)
+        cells, counts = np.unique(key_ * prep.K + prep.y, return_counts=True)
+        return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=(), method="tds",
+                              domain_cells=n_groups * prep.K)
+    # raw non-QID attributes: the domain can exceed int64, so count the occurring rows directly
+    codes = np.column_stack([_code_under_cut(a, x, c) for a, x, c in zip(prep.attrs, prep.raw, cut_nodes)]
+                            + [prep.y])
+    rows, counts = np.unique(codes, axis=0, return_counts=True)
+    n_groups = 1
+    for a, c in zip(prep.attrs, cut_nodes):
+        n_groups *= len(c) if a.kind == "categorical" else len(c) - 1
+    return _build_release(prep, cut_nodes, None, counts, codes=rows, history=tuple(history), budget=(),
+                          method="tds", domain_cells=n_groups * prep.K)
 
 
 # ============================================================================ accuracy
@@ -1145,7 +1220,7 @@ def _sweep_task(task):
     gen = np.random.default_rng(np.random.SeedSequence([seed, i]))
     t0 = time.perf_counter()
     if utility == "tds":
-        rel = _tds(prep, h)
+        rel = _tds(prep, h, _WORKER.get("qid"))
     else:
         rel = _diffgen(prep, eps, h, utility, gen)
     seconds = time.perf_counter() - t0
@@ -1214,10 +1289,46 @@ def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, uti
                           "cells": res[i][3], "seconds": res[i][4]} for i, (u, e, h, r) in enumerate(grid)])
 
 
+def held_out_best(results, by="h", value="ca", run="run") -> pd.DataFrame:
+    """The value of a curve at its best point, estimated without selection bias.
+
+    The source reads "the highest point" of a curve of means over ``runs`` runs (Figure 3,
+    eps = 0.1).  The maximum over h of noisy means is biased upwards: it picks the h whose
+    runs happened to be lucky.  This function estimates it leave-one-run-out: for each run
+    ``r``, ``h*_r`` is the ``by`` value with the highest mean ``value`` over the *other* runs,
+    and ``value`` of run ``r`` at ``h*_r`` is recorded.  The mean of the recorded values is
+    an unbiased estimate of the expected accuracy of a data-chosen best h (which is at most
+    the true highest point, so the estimate errs, if at all, downwards).
+
+    Parameters
+    ----------
+    results : DataFrame with columns ``by``, ``run`` and ``value`` (one curve, e.g. one
+        utility and eps of :func:`sweep`), at least 2 runs, every run at every ``by`` value.
+
+    Returns
+    -------
+    DataFrame ``run, <by> (chosen without this run), value`` (one row per run).
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise TypeError(f"results: expected a pandas DataFrame, got {type(results).__name__}")
+    check_columns(results, [by, value, run], "results")
+    table = results.pivot_table(index=run, columns=by, values=value, aggfunc="mean")
+    if len(table) < 2:
+        raise ValueError(f"results: expected at least 2 runs to hold one out, got {len(table)}")
+    if table.isna().any().any():
+        raise ValueError(f"results: every run needs a {value!r} at every {by!r}")
+    x = table.to_numpy(dtype=float)
+    others = (x.sum(axis=0)[None, :] - x) / (len(x) - 1)   # mean of the other runs, per run
+    j = others.argmax(axis=1)
+    return pd.DataFrame({run: table.index.to_numpy(), by: table.columns.to_numpy()[j],
+                         value: x[np.arange(len(x)), j]})
+
+
 def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, utility="max", k=None, folds=10,
-                   repeats=1, rng=0, workers=1, progress=False, tree_params=None) -> pd.DataFrame:
+                   repeats=1, rng=0, workers=1, progress=False, tree_params=None, qid=None) -> pd.DataFrame:
     """Figure 4: ``repeats`` runs of ``folds``-fold cross-validation of DiffGen (one row per
-    eps, fold and repeat) and, when ``k`` is given, of TDS with threshold ``k``.
+    eps, fold and repeat) and, when ``k`` is given, of TDS with threshold ``k`` and
+    quasi-identifier ``qid`` (see :func:`tds`; None: all predictors).
 
     Fold ``f`` of repeat ``r`` is drawn from ``SeedSequence([seed, r])``; results do not depend
     on ``workers``.  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
@@ -1228,7 +1339,8 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
     eps_values = [check_epsilon(e) for e in eps_values]
     seed = _seed_of(rng)
     check_nonempty(df, "df")
-    _validate(df, predictors, target, taxonomies)
+    predictors, _ = _validate(df, predictors, target, taxonomies)
+    qid = _check_qid(qid, predictors)
     classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
     fold_data = {}
     for r in range(repeats):
@@ -1247,7 +1359,7 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
         grid += [("tds", None, r, f) for r in range(repeats) for f in range(folds)]
     tasks = [(i, e, (h if m == "diffgen" else k), (utility if m == "diffgen" else "tds"), seed, (r, f))
              for i, (m, e, r, f) in enumerate(grid)]
-    res = _run_tasks(tasks, {"folds": fold_data, "tree_params": tree_params}, workers, progress,
+    res = _run_tasks(tasks, {"folds": fold_data, "tree_params": tree_params, "qid": qid}, workers, progress,
                      "cross-validation")
     return pd.DataFrame([{"method": m, "eps": e, "repeat": r, "fold": f, "ca": res[i][1], "seconds": res[i][4]}
                          for i, (m, e, r, f) in enumerate(grid)])

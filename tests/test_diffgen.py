@@ -313,6 +313,72 @@ def test_tds_is_k_anonymous():
         assert len(rel.history) > 0 and rel.budget == ()
 
 
+def test_specialize_shared_step():
+    # categorical: the node is replaced by its children, in place; numerical: the split point
+    # is inserted and the two intervals are returned in order
+    a = dg._Categorical("job", JOB)
+    cut = [0]
+    new, spec = dg._specialize(a, cut, 0, None, 1, 0.5)
+    assert [a.labels[c] for c in cut] == ["Professional", "Artist"] and new == cut
+    assert (spec.value, spec.children, spec.split, spec.score) == ("Any_Job", ("Professional", "Artist"), None, 0.5)
+    new, spec = dg._specialize(a, cut, cut[1], None, 2, 0.0)
+    assert [a.labels[c] for c in cut] == ["Professional", "Dancer", "Writer"]
+    x = dg._Numerical("age", 18, 65)
+    bounds = [18.0, 40.0, 65.0]
+    new, spec = dg._specialize(x, bounds, (40.0, 65.0), 50.0, 3, 2.0)
+    assert bounds == [18.0, 40.0, 50.0, 65.0] and new == [(40.0, 50.0), (50.0, 65.0)]
+    assert (spec.value, spec.children, spec.split) == ("[40-65)", ("[40-50)", "[50-65)"), 50.0)
+
+
+def test_tds_qid_releases_other_predictors_unchanged():
+    df = _small_data(600, seed=5)
+    rel = dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=20, qid=["age"])
+    assert {s.attribute for s in rel.history} == {"age"} and len(rel.history) > 0
+    gen = rel.generalize(df)
+    assert (gen["job"] == df["job"]).all()                      # categorical non-QID: leaves
+    # numerical non-QID: one interval per distinct training value, containing it
+    assert gen.groupby("hours")["hours"].size().shape[0] == df["hours"].nunique()
+    lo = gen["hours"].str.extract(r"\[([\d.]+)-")[0].astype(float)
+    hi = gen["hours"].str.extract(r"-([\d.]+)\)")[0].astype(float)
+    assert ((lo <= df["hours"]) & (df["hours"] < hi)).all()
+    # k-anonymity holds on the QID groups only; counts are exact
+    assert rel.table.groupby("age")["count"].sum().min() >= 20 and rel.n_records == len(df)
+    exact = df.assign(age=gen["age"], hours=gen["hours"]).groupby(SMALL_PRED + ["class"]).size()
+    got = rel.table.set_index(SMALL_PRED + ["class"])["count"].sort_index()
+    assert got.to_dict() == exact.sort_index().to_dict()
+    # the QID of all predictors is the default
+    full = dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=20, qid=list(reversed(SMALL_PRED)))
+    default = dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=20)
+    assert full.cuts == default.cuts and np.array_equal(full.counts, default.counts)
+    for bad, match in [([], "at least one"), (["salary"], "not predictors"), (["age", "age"], "distinct")]:
+        with pytest.raises(ValueError, match=match):
+            dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=5, qid=bad)
+
+
+def test_tds_topn_qids_are_adult_predictors():
+    for n, q in dg.TDS_TOPN_QIDS.items():
+        assert len(q) == n and set(q) <= set(dg.ADULT_PREDICTORS)
+
+
+def test_held_out_best_hand_worked():
+    # run 0 is lucky at h = 8; the other runs peak at h = 6
+    res = pd.DataFrame({"h": [4, 6, 8] * 3, "run": [0] * 3 + [1] * 3 + [2] * 3,
+                        "ca": [0.70, 0.72, 0.90, 0.71, 0.75, 0.70, 0.69, 0.77, 0.71]})
+    out = dg.held_out_best(res)
+    # without run 0: means (0.70, 0.76, 0.705) -> h 6, run 0 there: 0.72
+    # without run 1: (0.695, 0.745, 0.805) -> h 8, run 1: 0.70; without run 2: (0.705, 0.735, 0.80) -> 8: 0.71
+    assert out["h"].tolist() == [6, 8, 8]
+    assert out["ca"].tolist() == pytest.approx([0.72, 0.70, 0.71])
+    naive = res.groupby("h")["ca"].mean().max()
+    assert out["ca"].mean() < naive                          # the max of means is biased upwards here
+    with pytest.raises(ValueError, match="at least 2 runs"):
+        dg.held_out_best(res[res["run"] == 0])
+    with pytest.raises(ValueError, match="every"):
+        dg.held_out_best(res.drop(index=0))
+    with pytest.raises(TypeError, match="DataFrame"):
+        dg.held_out_best([1, 2])
+
+
 # ---------------------------------------------------------------- accuracy, experiments
 def test_accuracy_ba_la():
     df = _small_data(800, seed=9)
@@ -342,6 +408,10 @@ def test_cross_validate_rows():
     df = _small_data(300, seed=3)
     cv = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5, folds=3, rng=0)
     assert cv.groupby("method").size().to_dict() == {"diffgen": 3, "tds": 3}
+    top = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, qid=["job"])
+    assert top["method"].tolist() == ["tds"] * 3 and top["ca"].between(0, 1).all()
+    with pytest.raises(ValueError, match="not predictors"):
+        dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, qid=["zip"])
 
 
 def test_blow_up():
