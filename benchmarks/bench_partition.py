@@ -19,6 +19,7 @@ import pandas as pd
 
 from privlib import metrics
 from privlib.attacks import naive_bayes
+from privlib.mechanisms import exponential, exponential_rows
 from privlib.partition import dp_kdtree, mondrian
 
 
@@ -60,7 +61,26 @@ def bench(setup, repeat):
     rows.append(("answer 2,000 queries (Mondrian)", t, m, f"alpha {a:.3f}"))
     a, t, m = measure(lambda: metrics.median_relative_error(dp, wl), repeat)
     rows.append(("answer 2,000 queries (DP)", t, m, f"alpha {a:.3f}"))
+    a, t, m = measure(lambda: metrics.median_relative_error(dp, wl, clip_negative=True, match_total=True), repeat)
+    rows.append(("answer 2,000 queries (DP, clipped + total)", t, m, f"alpha {a:.3f}"))
+    q, t, m = measure(lambda: metrics.query_readings(setup.df, qi, 2000, 0, reading="half_inclusive", domain=dom),
+                      repeat)
+    rows.append(("draw 2,000 queries, off-by-one reading", t, m, f"median selectivity {np.median(q.selectivity):.3f}"))
+    q, t, m = measure(lambda: metrics.query_readings(setup.df, qi, 2000, 0, domain=dom, subsets=["workclass"]), repeat)
+    rows.append(("draw 2,000 queries, workclass as subsets", t, m, f"median selectivity {np.median(q.selectivity):.3f}"))
     return [(setup.name, setup.n, *r) for r in rows]
+
+
+def bench_exponential(repeat, rows=1000, candidates=100):
+    """exponential_rows (one Gumbel-max call) against a loop of exponential (one call per row)."""
+    u = -np.abs(np.random.default_rng(0).normal(size=(rows, candidates)) * 50)
+    out = []
+    _, t, m = measure(lambda: exponential_rows(u, 0.1, 1.0, 0), repeat)
+    out.append((f"{rows:,} x {candidates}", rows, "exponential_rows (batched)", t, m, ""))
+    gen = np.random.default_rng(0)
+    _, t, m = measure(lambda: [exponential(r, 0.1, 1.0, gen) for r in u], repeat)
+    out.append((f"{rows:,} x {candidates}", rows, "exponential, one call per row", t, m, ""))
+    return out
 
 
 def main():
@@ -69,7 +89,7 @@ def main():
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
     adult = metrics.adult_setup()
-    rows = bench(adult, args.repeat)
+    rows = bench_exponential(args.repeat) + bench(adult, args.repeat)
     n = 10_000
     while n <= args.max_n:
         rows += bench(synthetic(adult, n, 1), 1 if n >= 1_000_000 else args.repeat)

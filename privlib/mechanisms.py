@@ -4,6 +4,9 @@
 * :func:`exponential` -- the exponential mechanism (McSherry & Talwar 2007): choose
   candidate ``i`` with probability proportional to ``exp(eps * u_i / (2 * sensitivity))``,
   computed in log space so that utilities of +-1e6 neither overflow nor give NaN.
+* :func:`exponential_rows` -- many independent exponential-mechanism draws at once, one per
+  row of a 2-d utility array (the Gumbel-max trick), e.g. one private split point per node of
+  a tree level.
 * :func:`geometric` -- the discrete (two-sided geometric) mechanism (Ghosh et al. 2009):
   add integer noise with P(Z = z) proportional to ``alpha**|z|``, ``alpha = exp(-eps/sensitivity)``.
 
@@ -20,6 +23,7 @@ __all__ = [
     "laplace_scale",
     "exponential",
     "exponential_probabilities",
+    "exponential_rows",
     "geometric",
     "geometric_pmf",
 ]
@@ -110,6 +114,82 @@ def exponential(utilities, eps: float, sensitivity: float = 1.0, rng=0, base_mea
     p = exponential_probabilities(utilities, eps, sensitivity, base_measure)
     gen = as_generator(rng)
     return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
+
+
+def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, rng=0, base_measure=None) -> np.ndarray:
+    """One exponential-mechanism draw per row of a 2-d utility array (McSherry & Talwar 2007).
+
+    Row ``i`` picks column ``c`` with probability proportional to
+    ``mu[i, c] * exp(eps * u[i, c] / (2 * sensitivity))`` -- for every row exactly the
+    distribution of :func:`exponential_probabilities` -- and the rows are independent.  All
+    rows are sampled at once by the Gumbel-max trick: ``argmax_c (eps u[i, c] / (2 du) +
+    log mu[i, c] + G[i, c])`` with ``G`` i.i.d. standard Gumbel is an exact draw from that
+    distribution.  Everything stays in log space, so utilities of +-1e6 neither overflow nor
+    give NaN.  Each row is a separate mechanism call spending ``eps`` (sequential or parallel
+    composition across rows is the caller's accounting).
+
+    Parameters
+    ----------
+    utilities : array_like, shape (rows, candidates)
+        Utility ``u[i, c]`` of candidate ``c`` in row ``i`` (higher is better).  ``-inf``
+        marks a candidate that is not available in that row (probability 0), so rows with
+        different candidate sets can share one array; every row needs at least one finite
+        utility.  NaN and ``+inf`` are refused.
+    eps : float
+        Privacy budget of each row's draw, > 0.
+    sensitivity : float
+        Sensitivity ``du`` of the utility function, > 0.
+    rng : int or numpy.random.Generator
+        Consumes one ``Generator.gumbel`` call of the utilities' shape.
+    base_measure : array_like, optional
+        Non-negative weights ``mu``, of the utilities' shape or one per column (broadcast to
+        every row); a zero weight excludes the candidate.  Each row needs a candidate with a
+        finite utility and a positive weight.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (rows,)
+        The chosen column of each row.
+
+    Examples
+    --------
+    >>> exponential_rows([[0.0, -np.inf, 1.0], [5.0, 0.0, 0.0]], eps=1.0, rng=0).shape
+    (2,)
+    """
+    eps = check_epsilon(eps)
+    sensitivity = check_positive(sensitivity, "sensitivity")
+    u = np.asarray(utilities, dtype=float)
+    if u.ndim != 2 or u.shape[0] == 0 or u.shape[1] == 0:
+        raise ValueError(f"utilities: expected a non-empty 2-d array (rows x candidates), got shape {u.shape}")
+    if np.isnan(u).any() or np.isposinf(u).any():
+        raise ValueError("utilities: expected finite utilities or -inf (unavailable candidate), got NaN or +inf")
+    with np.errstate(over="ignore"):
+        logits = eps * u / (2.0 * sensitivity)
+    if base_measure is not None:
+        mu = np.asarray(base_measure, dtype=float)
+        if mu.shape not in (u.shape, (u.shape[1],)):
+            raise ValueError(f"base_measure: expected shape {u.shape} or ({u.shape[1]},), got {mu.shape}")
+        if not np.all(np.isfinite(mu)) or np.any(mu < 0):
+            raise ValueError("base_measure: expected finite non-negative weights")
+        with np.errstate(divide="ignore"):
+            logits = logits + np.log(mu)
+    available = np.isfinite(logits)
+    no_candidate = ~(available | np.isposinf(logits)).any(axis=1)
+    if no_candidate.any():
+        raise ValueError(f"utilities: row {int(np.flatnonzero(no_candidate)[0])} has no available candidate "
+                         "(all utilities -inf or all weights 0)")
+    if np.isposinf(logits).any():
+        # eps * u / (2 du) overflowed (|u| near the float limit): shift each row by its largest
+        # utility first; a per-row constant does not change the argmax
+        top = np.max(np.where(np.isfinite(u), u, -np.inf), axis=1, keepdims=True)
+        with np.errstate(over="ignore"):                   # u - top may be -inf: probability 0
+            logits = eps * ((u - top) / (2.0 * sensitivity))
+        if base_measure is not None:
+            with np.errstate(divide="ignore"):
+                logits = logits + np.log(mu)
+    gen = as_generator(rng)
+    g = gen.gumbel(size=logits.shape)
+    return np.argmax(logits + g, axis=1).astype(np.int64)
 
 
 def geometric_pmf(z, eps: float, sensitivity: float = 1.0):

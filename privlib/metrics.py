@@ -32,7 +32,10 @@ __all__ = [
     "privacy_breach",
     "Workload",
     "range_workload",
+    "QuerySample",
+    "query_readings",
     "true_answers",
+    "leaf_counts",
     "estimate_answers",
     "relative_errors",
     "median_relative_error",
@@ -242,6 +245,192 @@ def range_workload(df: pd.DataFrame, qi, n: int, rng=0, *, domain: dict | None =
     return Workload(tuple(qi), L, U, A, len(df))
 
 
+QUERY_READINGS = ("half", "half_present", "half_inclusive", "centred", "around_record", "half_records")
+
+
+@dataclass(frozen=True)
+class QuerySample:
+    """Queries drawn under one reading of "covers half of the domain of each attribute".
+
+    Attributes
+    ----------
+    reading : str
+    qi : tuple of str
+    members : tuple of ndarray
+        One boolean array (queries x W_j) per QI: which codes ``lo_j .. hi_j`` the query's
+        condition on that QI accepts (an interval, or a value subset for ``subsets``).
+    answers : ndarray (queries,)
+        True COUNT(*) answers (all > 0).
+    n_records : int
+    lower, upper : ndarray (queries x d) or None
+        The box bounds in the data's codes when every condition is an interval (no
+        ``subsets``), else None.
+    """
+
+    reading: str
+    qi: tuple
+    members: tuple
+    answers: np.ndarray
+    n_records: int
+    lower: np.ndarray | None = None
+    upper: np.ndarray | None = None
+
+    @property
+    def selectivity(self) -> np.ndarray:
+        return self.answers / self.n_records
+
+    def to_workload(self) -> "Workload":
+        """The queries as a :class:`Workload` (box queries only)."""
+        if self.lower is None:
+            raise ValueError(f"to_workload: the reading {self.reading!r} with value subsets has no box "
+                             "bounds; only interval conditions make a Workload")
+        return Workload(self.qi, self.lower, self.upper, self.answers, self.n_records)
+
+
+def _reading_members(reading, Z, W, m, gen, subsets):
+    """Accepted-code masks of ``m`` candidate queries (codes shifted to start at 0)."""
+    n, d = Z.shape
+    members, bounds = [], []
+    anchor = Z[gen.integers(0, n, m)] if reading == "around_record" else None
+    for j in range(d):
+        Wj = int(W[j])
+        codes = np.arange(Wj)[None, :]
+        present = np.unique(Z[:, j])
+        if subsets[j]:
+            # a nominal QI: a uniformly random subset of half of the values present
+            k = (present.size + 1) // 2
+            pick = np.argsort(gen.random((m, present.size)), axis=1)[:, :k]
+            M = np.zeros((m, Wj), dtype=bool)
+            M[np.arange(m)[:, None], present[pick]] = True
+            members.append(M)
+            bounds.append(None)
+            continue
+        if reading == "half":
+            w = (Wj + 1) // 2
+            a = np.floor(gen.random(m) * (Wj - w + 1)).astype(np.int64)
+            b = a + w - 1
+        elif reading == "half_inclusive":
+            w = Wj // 2 + 1                      # [a, a + floor(W/2)] with both ends included
+            a = np.floor(gen.random(m) * (Wj - w + 1)).astype(np.int64)
+            b = a + w - 1
+        elif reading == "half_present":
+            P = present.size
+            w = (P + 1) // 2                      # half of the values that occur, by rank
+            r = np.floor(gen.random(m) * (P - w + 1)).astype(np.int64)
+            a, b = present[r], present[r + w - 1]
+        elif reading == "centred":
+            w = (Wj + 1) // 2                     # centre uniform over the domain, clipped at its ends
+            c = np.floor(gen.random(m) * Wj).astype(np.int64)
+            a = np.maximum(c - w // 2, 0)
+            b = np.minimum(c - w // 2 + w - 1, Wj - 1)
+        elif reading == "around_record":
+            w = (Wj + 1) // 2                     # half-domain range holding a random record's code
+            lo_s = np.maximum(anchor[:, j] - w + 1, 0)
+            hi_s = np.minimum(anchor[:, j], Wj - w)
+            a = lo_s + np.floor(gen.random(m) * (hi_s - lo_s + 1)).astype(np.int64)
+            b = a + w - 1
+        else:                                     # "half_records": half of the records along the QI
+            cdf = np.cumsum(np.bincount(Z[:, j], minlength=Wj)) / n
+            u = gen.random(m) * 0.5
+            a = np.searchsorted(cdf, u, side="right")
+            b = np.maximum(np.searchsorted(cdf, u + 0.5, side="left"), a)
+        members.append((codes >= a[:, None]) & (codes <= b[:, None]))
+        bounds.append((a, b))
+    return members, bounds
+
+
+def _member_answers(Z, members):
+    """COUNT(*) of every query given per-QI accepted-code masks (a scan of the distinct QI
+    rows, weighted by their counts) -- for conditions that are not all intervals."""
+    W = np.array([M.shape[1] for M in members])
+    flat, cnt = np.unique(np.ravel_multi_index(tuple(Z.T), tuple(W)), return_counts=True)
+    U = np.column_stack(np.unravel_index(flat, tuple(W)))
+    T = [np.ascontiguousarray(M.T) for M in members]           # codes x queries: row gathers are fast
+    out = np.zeros(members[0].shape[0])
+    step = max(1, int(2e6 // max(members[0].shape[0], 1)))     # ~2 MB of booleans (16 MB as float) a chunk
+    for s in range(0, U.shape[0], step):
+        rows = U[s:s + step]
+        inside = T[0][rows[:, 0]]
+        for j in range(1, len(T)):
+            inside &= T[j][rows[:, j]]
+        out += cnt[s:s + step].astype(np.float64) @ inside
+    return np.rint(out).astype(np.int64)
+
+
+def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half", domain: dict | None = None,
+                   subsets=(), max_rounds: int = 1000) -> QuerySample:
+    """Draw ``n`` non-zero COUNT(*) queries under one reading of the source's workload.
+
+    The source (Section III) draws "2,000 queries with non-zero true answers, each of which
+    covers half of the domain of each attribute" and reports a median selectivity of about
+    13% (Adult) and 8% (Census), without saying more.  The readings, per QI ``j`` with public
+    domain ``[lo_j, hi_j]`` of ``W_j`` codes:
+
+    * ``"half"`` -- ``ceil(W_j / 2)`` consecutive codes, start uniform inside the domain
+      (the chapter's workload, :func:`range_workload`);
+    * ``"half_present"`` -- the domain is the set of values that occur: half of them (by
+      rank), endpoints at occurring values;
+    * ``"half_inclusive"`` -- ``[a, a + floor(W_j / 2)]`` with both ends included, i.e.
+      ``floor(W_j / 2) + 1`` codes (an off-by-one reading: a binary QI is then not
+      restricted at all);
+    * ``"centred"`` -- a half-width range centred on a uniform code, clipped at the domain's
+      ends (so near the ends it covers less than half);
+    * ``"around_record"`` -- a half-width range placed uniformly among the positions that
+      contain the codes of a uniformly drawn record (non-zero by construction, and denser
+      regions are queried more often);
+    * ``"half_records"`` -- "half" measured in records: from the u-quantile to the
+      (u + 1/2)-quantile of the QI, u uniform on [0, 1/2].
+
+    ``subsets`` lists nominal QIs whose condition is instead a uniformly random subset of
+    half of their occurring values (not an interval; such queries are not boxes and are
+    used here only for their selectivity).  Queries with a zero answer are redrawn.
+
+    Returns
+    -------
+    QuerySample
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_nonempty(df, "df")
+    qi = check_columns(df, qi, "qi")
+    n = check_int(n, "n", minimum=1)
+    check_in(reading, "reading", QUERY_READINGS)
+    subsets = check_columns(df, list(subsets), "subsets") if len(subsets) else []
+    extra = [c for c in subsets if c not in qi]
+    if extra:
+        raise ValueError(f"subsets: expected quasi-identifiers among {qi}, got {extra}")
+    gen = as_generator(rng)
+    X = qi_codes(df, qi)
+    lo, hi = _domain(X, qi, domain)
+    Z = X - lo
+    W = hi - lo + 1
+    is_subset = [c in subsets for c in qi]
+    kept, boxes, answers, have = [], [], [], 0
+    for _ in range(max_rounds):
+        m = int(1.25 * (n - have)) + 64
+        members, bounds = _reading_members(reading, Z, W, m, gen, is_subset)
+        if any(is_subset):
+            ans = _member_answers(Z, members)
+        else:                                     # boxes: inclusion-exclusion on prefix sums
+            L = np.column_stack([bd[0] for bd in bounds])
+            U = np.column_stack([bd[1] for bd in bounds])
+            ans = true_answers(Z, L, U, np.zeros_like(W), W - 1)
+        ok = ans > 0
+        if not any(is_subset):
+            boxes.append((L[ok] + lo, U[ok] + lo))
+        kept.append([M[ok] for M in members])
+        answers.append(ans[ok])
+        have += int(ok.sum())
+        if have >= n:
+            break
+    else:  # pragma: no cover - needs a pathological data set
+        raise RuntimeError(f"query_readings: found only {have} non-zero queries in {max_rounds} rounds")
+    members = tuple(np.concatenate([k[j] for k in kept])[:n] for j in range(len(qi)))
+    lower = np.concatenate([b[0] for b in boxes])[:n] if boxes else None
+    upper = np.concatenate([b[1] for b in boxes])[:n] if boxes else None
+    return QuerySample(reading, tuple(qi), members, np.concatenate(answers)[:n], len(df), lower, upper)
+
+
 # ----------------------------------------------------------------------------- utility
 def _corner_sum(P, a, b):
     """Inclusion--exclusion over the 2**d corners of padded prefix sums ``P``: the sum of
@@ -260,13 +449,50 @@ def _corner_sum(P, a, b):
     return out
 
 
+def leaf_counts(decomposition: Decomposition, clip_negative: bool = False, match_total: bool = False) -> np.ndarray:
+    """Leaf totals used to answer queries, with the optional post-processing of noisy counts.
+
+    * default: the released counts as they are (negative noisy counts included), the row
+      sums of the histograms -- unbiased;
+    * ``clip_negative=True``: every negative *cell* of the histograms (leaf x SA value) is
+      rounded up to 0 before summing, as the source does for its classifier (Section II,
+      "rounding such counts up to zero (the most likely true value)"); the source does not
+      say what it does for query answering.  Clipping biases every leaf total upwards
+      (by about ``b/2`` per cell for Laplace scale ``b`` when the true count is 0);
+    * ``match_total=True`` (with ``clip_negative``): the clipped totals are then rescaled so
+      that they sum to the released noisy grand total (the sum of the unclipped counts,
+      itself an unbiased estimate of n, floored at 0) -- a consistency step that is pure
+      post-processing and spends no budget.
+
+    For exact (syntactic) histograms all three give the same counts.
+    """
+    if not isinstance(decomposition, Decomposition):
+        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    if not isinstance(clip_negative, (bool, np.bool_)) or not isinstance(match_total, (bool, np.bool_)):
+        raise TypeError(f"clip_negative, match_total: expected bools, got {clip_negative!r}, {match_total!r}")
+    if match_total and not clip_negative:
+        raise ValueError("match_total: rescaling to the noisy total needs clip_negative=True "
+                         "(without clipping the counts already sum to it)")
+    hist = np.asarray(decomposition.histograms, dtype=float)
+    if not clip_negative:
+        return hist.sum(axis=1)
+    counts = np.clip(hist, 0.0, None).sum(axis=1)
+    if match_total:
+        total = max(float(hist.sum()), 0.0)
+        s = counts.sum()
+        counts = counts * (total / s) if s > 0 else np.full(counts.shape, total / max(counts.size, 1))
+    return counts
+
+
 def estimate_answers(decomposition: Decomposition, workload: Workload, method: str = "auto",
-                     chunk_cells: int = 4_000_000) -> np.ndarray:
+                     chunk_cells: int = 4_000_000, *, clip_negative: bool = False,
+                     match_total: bool = False) -> np.ndarray:
     """Answer every query from the leaves under the uniformity assumption (Section III).
 
     ``q(A(D)) = sum_leaves count_leaf * prod_j |q_j intersect leaf_j| / |leaf_j|`` with integer
-    interval lengths.  Noisy (DP) counts are used as released, negative ones included
-    (unbiased).  Two methods, equal up to float round-off:
+    interval lengths.  By default noisy (DP) counts are used as released, negative ones
+    included (unbiased); ``clip_negative`` and ``match_total`` select the post-processed
+    counts of :func:`leaf_counts` instead.  Two methods, equal up to float round-off:
 
     * ``"grid"``: spread each leaf's count uniformly over its cells (a d-dimensional
       difference array, 2**d corner updates per leaf, then cumulative sums), take prefix
@@ -288,7 +514,7 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, method: s
     lo, hi = decomposition.lower, decomposition.upper
     dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
     W = (dhi - dlo + 1).astype(np.int64)
-    counts = decomposition.counts
+    counts = leaf_counts(decomposition, clip_negative, match_total)
     L, d = lo.shape
     if method == "auto":
         cells = np.prod(W.astype(float) + 1)
@@ -318,32 +544,48 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, method: s
         for ax in range(d):                       # prefix sums of the density
             np.cumsum(P, axis=ax, out=P)
         return _corner_sum(P, QL, QU)
-    inv_w = (1.0 / decomposition.widths).astype(np.float32)
     q = workload.n_queries
     step = max(1, chunk_cells // max(L, 1))
     out = np.empty(q)
-    c32 = counts.astype(np.float64)
+    c64 = counts.astype(np.float64)
     for s in range(0, q, step):
-        QL, QU = workload.lower[s:s + step], workload.upper[s:s + step]
-        frac = None
-        for j in range(d):
-            ov = np.minimum(QU[:, j, None], hi[None, :, j]) - np.maximum(QL[:, j, None], lo[None, :, j]) + 1
-            f = np.clip(ov, 0, None).astype(np.float32)
-            f *= inv_w[None, :, j]
-            frac = f if frac is None else np.multiply(frac, f, out=frac)
-        out[s:s + step] = frac.astype(np.float64) @ c32
+        out[s:s + step] = _overlap_fractions(decomposition, workload, s, s + step).astype(np.float64) @ c64
     return out
 
 
-def relative_errors(decomposition: Decomposition, workload: Workload) -> np.ndarray:
-    """``rel(q) = |q(A(D)) - q(D)| / q(D)`` for every query (Definition 2)."""
-    est = estimate_answers(decomposition, workload)
+def _overlap_fractions(decomposition: Decomposition, workload: Workload, start: int = 0, stop: int | None = None):
+    """(queries x leaves) float32 array: the share of each leaf's box that each query covers,
+    ``prod_j |q_j intersect leaf_j| / |leaf_j|`` (for queries ``start:stop``)."""
+    lo, hi = decomposition.lower.astype(np.int32), decomposition.upper.astype(np.int32)
+    inv_w = (1.0 / decomposition.widths).astype(np.float32)
+    QL = workload.lower[start:stop].astype(np.int32)
+    QU = workload.upper[start:stop].astype(np.int32)
+    frac = None
+    for j in range(lo.shape[1]):
+        ov = np.minimum(QU[:, j, None], hi[None, :, j])
+        ov -= np.maximum(QL[:, j, None], lo[None, :, j])
+        ov += 1
+        np.maximum(ov, 0, out=ov)
+        f = ov.astype(np.float32)
+        f *= inv_w[None, :, j]
+        frac = f if frac is None else np.multiply(frac, f, out=frac)
+    return frac
+
+
+def relative_errors(decomposition: Decomposition, workload: Workload, *, clip_negative: bool = False,
+                    match_total: bool = False) -> np.ndarray:
+    """``rel(q) = |q(A(D)) - q(D)| / q(D)`` for every query (Definition 2); the keywords
+    choose the noisy-count post-processing (:func:`leaf_counts`; default: none)."""
+    est = estimate_answers(decomposition, workload, clip_negative=clip_negative, match_total=match_total)
     return np.abs(est - workload.answers) / workload.answers
 
 
-def median_relative_error(decomposition: Decomposition, workload: Workload) -> float:
-    """``alpha(A(D))``: the median relative error over the workload (Definition 2)."""
-    return float(np.median(relative_errors(decomposition, workload)))
+def median_relative_error(decomposition: Decomposition, workload: Workload, *, clip_negative: bool = False,
+                          match_total: bool = False) -> float:
+    """``alpha(A(D))``: the median relative error over the workload (Definition 2); the keywords
+    choose the noisy-count post-processing (:func:`leaf_counts`; default: none)."""
+    return float(np.median(relative_errors(decomposition, workload, clip_negative=clip_negative,
+                                           match_total=match_total)))
 
 
 # ----------------------------------------------------------------------------- setups
@@ -502,15 +744,26 @@ def evaluate(setup: Setup, workload: Workload, model: str, value, seed: int = 0,
     """Build, attack every record, answer the workload: one row of a figure.
 
     Returns a dict with ``model, value, seed, leaves, accuracy, rho, beta, alpha`` and the
-    keywords.  ``rho`` is the baseline accuracy on ``setup.df``.
+    keywords.  ``rho`` is the baseline accuracy on ``setup.df``.  The keyword
+    ``alpha_variants=True`` (not passed to :func:`build`) adds ``alpha_clipped`` and
+    ``alpha_clipped_total``: the median relative error from counts with negative cells
+    rounded up to 0, and from those counts rescaled to the noisy total (:func:`leaf_counts`).
     """
     from .attacks import naive_bayes
+    variants = bool(kw.pop("alpha_variants", False))
     dec = build(setup, model, value, seed, **kw)
     pred = naive_bayes(dec, setup.df)
     br = privacy_breach(pred)
     alpha = median_relative_error(dec, workload)
-    return dict(model=model, value=value, seed=seed, **kw, leaves=dec.n_leaves, depth=dec.height,
-                accuracy=br.accuracy, rho=br.rho, beta=br.beta, alpha=alpha)
+    row = dict(model=model, value=value, seed=seed, **kw, leaves=dec.n_leaves, depth=dec.height,
+               accuracy=br.accuracy, rho=br.rho, beta=br.beta, alpha=alpha)
+    if variants:
+        # one overlap matrix for both post-processings (the "overlap" method of estimate_answers)
+        frac = _overlap_fractions(dec, workload).astype(np.float64)
+        for col, kw in (("alpha_clipped", {}), ("alpha_clipped_total", {"match_total": True})):
+            est = frac @ leaf_counts(dec, clip_negative=True, **kw)
+            row[col] = float(np.median(np.abs(est - workload.answers) / workload.answers))
+    return row
 
 
 _STATE = {}

@@ -35,7 +35,7 @@ import pandas as pd
 from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int, check_no_nan,
                           check_nonempty, check_probability)
 from .closeness import emd_equal, emd_ordered
-from .mechanisms import laplace
+from .mechanisms import exponential_rows, laplace
 
 __all__ = [
     "LedgerEntry",
@@ -529,19 +529,12 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
 
 # ----------------------------------------------------------------------------- DP kd-tree
 def _exponential_rows(utilities, valid, eps, sensitivity, gen):
-    """One exponential-mechanism draw per row, over the row's ``valid`` candidates.
+    """One exponential-mechanism draw per row over the row's ``valid`` candidates.
 
-    Row ``i`` picks candidate ``c`` with probability proportional to
-    ``exp(eps * u[i, c] / (2 * sensitivity))`` -- the distribution of
-    :func:`privlib.mechanisms.exponential` -- sampled for all rows at once with the
-    Gumbel-max trick (``argmax_c eps u / (2 du) + G_c``, ``G`` i.i.d. standard Gumbel),
-    an exact sampler of that distribution (tested against
-    :func:`privlib.mechanisms.exponential_probabilities`).
+    A thin wrapper of :func:`privlib.mechanisms.exponential_rows`: the candidates outside
+    ``valid`` get utility ``-inf`` (probability 0).
     """
-    eps = check_epsilon(eps)
-    logits = np.where(valid, eps * utilities / (2.0 * sensitivity), -np.inf)
-    g = gen.gumbel(size=logits.shape)
-    return np.argmax(logits + g, axis=1)
+    return exponential_rows(np.where(valid, utilities, -np.inf), eps, sensitivity, gen)
 
 
 def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, median_fraction: float = 0.3,
@@ -559,7 +552,8 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
     utility ``-| #{x <= c} - n_node / 2 |`` (sensitivity 1: adding or removing one record
     changes it by at most 1/2) and is drawn from the exponential mechanism's distribution
     (:func:`privlib.mechanisms.exponential_probabilities`) with ``eps_median``, for all the
-    nodes of a level at once by the Gumbel-max trick.
+    nodes of a level at once by the Gumbel-max trick
+    (:func:`privlib.mechanisms.exponential_rows`).
 
     Budget split (documented, recorded in :attr:`Decomposition.ledger`):
 

@@ -118,3 +118,85 @@ def test_geometric_needs_integers():
     assert isinstance(m.geometric(np.float64(5.0), 1.0, rng=0), int)
     with pytest.raises(ValueError, match="integer"):
         m.geometric(0.5, 1.0)
+
+
+# ----------------------------------------------------------------------------- exponential_rows
+def test_exponential_rows_frequencies_match_probabilities_per_row():
+    # three rows with different utilities, sensitivities' effect and an unavailable candidate
+    u = np.array([[0.0, 1.0, 2.0, 4.0],
+                  [3.0, 3.0, 0.0, -np.inf],
+                  [-2.0, 0.0, 5.0, 1.0]])
+    eps, du, reps = 1.2, 2.0, 20_000
+    draws = m.exponential_rows(np.repeat(u, reps, axis=0), eps, du, rng=5).reshape(3, reps)
+    for i in range(3):
+        ok = np.isfinite(u[i])
+        p = np.zeros(4)
+        p[ok] = m.exponential_probabilities(u[i, ok], eps, du)
+        counts = np.bincount(draws[i], minlength=4)
+        assert counts[~ok].sum() == 0                       # -inf is never chosen
+        assert stats.chisquare(counts[ok], p[ok] * reps).pvalue > 0.001
+        # the wrong law (eps / du instead of eps / 2 du) is rejected
+        wrong = np.exp(eps * u[i, ok] / du)
+        wrong /= wrong.sum()
+        if i != 1:                                          # row 1: two equal top utilities, weaker test
+            assert stats.chisquare(counts[ok], wrong * reps).pvalue < 1e-6
+
+
+def test_exponential_rows_agrees_with_exponential_in_distribution():
+    # an independent sampler: the inverse-CDF draw of m.exponential, one call per row
+    u = np.array([0.0, 2.0, 1.0])
+    a = np.bincount(m.exponential_rows(np.tile(u, (20_000, 1)), 0.7, rng=1), minlength=3)
+    gen = np.random.default_rng(2)
+    b = np.bincount([m.exponential(u, 0.7, rng=gen) for _ in range(4_000)], minlength=3)
+    assert stats.chi2_contingency(np.vstack([a, b])).pvalue > 0.001
+
+
+def test_exponential_rows_base_measure():
+    u = np.zeros((40_000, 2))
+    d = m.exponential_rows(u, 1.0, base_measure=[1.0, 3.0], rng=3)          # one weight per column
+    assert np.mean(d == 1) == pytest.approx(0.75, abs=0.01)
+    mu = np.tile([0.0, 3.0], (5, 1))
+    assert np.all(m.exponential_rows(np.zeros((5, 2)), 1.0, base_measure=mu, rng=3) == 1)
+
+
+def test_exponential_rows_extreme_utilities_finite():
+    u = np.array([[1e6, -1e6, 1e6 - 1], [-1e6, 1e6, -np.inf], [-1e6, -1e6 + 1, -np.inf]])
+    d = m.exponential_rows(np.repeat(u, 2000, axis=0), 1.0, rng=4).reshape(3, 2000)
+    assert np.all(d[1] == 1)                                 # 1e6 against -1e6
+    assert set(np.unique(d[0])) <= {0, 2} and np.mean(d[0] == 0) == pytest.approx(0.6225, abs=0.04)
+    assert set(np.unique(d[2])) <= {0, 1}
+    # utilities near the float limit: eps u / 2du overflows, the row shift keeps the draw exact
+    big = m.exponential_rows([[1e308, 1e308, -1e308]] * 1000, 4.0, rng=6)
+    assert set(np.unique(big)) <= {0, 1}
+
+
+def test_exponential_rows_deterministic_and_shape():
+    u = np.random.default_rng(0).normal(size=(50, 7))
+    a = m.exponential_rows(u, 0.5, rng=9)
+    assert a.shape == (50,) and a.dtype == np.int64 and np.all((a >= 0) & (a < 7))
+    np.testing.assert_array_equal(a, m.exponential_rows(u, 0.5, rng=9))
+
+
+def test_exponential_rows_bad_inputs():
+    with pytest.raises(ValueError, match="2-d"):
+        m.exponential_rows([1.0, 2.0], 1.0)
+    with pytest.raises(ValueError, match="2-d"):
+        m.exponential_rows(np.zeros((0, 3)), 1.0)
+    with pytest.raises(ValueError, match="NaN or \\+inf"):
+        m.exponential_rows([[1.0, np.nan]], 1.0)
+    with pytest.raises(ValueError, match="NaN or \\+inf"):
+        m.exponential_rows([[1.0, np.inf]], 1.0)
+    with pytest.raises(ValueError, match="row 1 has no available candidate"):
+        m.exponential_rows([[1.0, 0.0], [-np.inf, -np.inf]], 1.0)
+    with pytest.raises(ValueError, match="row 0 has no available candidate"):
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[0.0, 0.0])
+    with pytest.raises(ValueError, match="base_measure"):
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[1.0, 1.0, 1.0])
+    with pytest.raises(ValueError, match="base_measure"):
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[-1.0, 1.0])
+    with pytest.raises(ValueError, match="eps"):
+        m.exponential_rows([[1.0, 0.0]], 0.0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        m.exponential_rows([[1.0, 0.0]], 1.0, sensitivity=-1.0)
+    with pytest.raises(TypeError, match="rng"):
+        m.exponential_rows([[1.0, 0.0]], 1.0, rng=None)

@@ -169,3 +169,135 @@ def test_adult_and_census_setups():
     for q in c.qi:
         lo, hi = c.domain[q]
         assert c.df[q].between(lo, hi).all()
+
+
+# ---------------------------------------------------------------- noisy-count post-processing (round 2)
+def test_leaf_counts_clip_and_match_total_hand_worked():
+    import dataclasses
+    from privlib.metrics import leaf_counts
+    df = pd.DataFrame({"x": np.arange(10), "s": list("ababababab")})
+    dec = mondrian(df, ["x"], "s", 5)                                   # leaves [0,4], [5,9]
+    noisy = dataclasses.replace(dec, histograms=np.array([[4.0, -2.0], [-1.0, 3.0]]))
+    assert np.allclose(leaf_counts(noisy), [2.0, 2.0])                  # as released (sum 4)
+    assert np.allclose(leaf_counts(noisy, clip_negative=True), [4.0, 3.0])
+    assert np.allclose(leaf_counts(noisy, clip_negative=True, match_total=True), [4 * 4 / 7, 3 * 4 / 7])
+    # a negative noisy total: every estimate becomes 0
+    neg = dataclasses.replace(dec, histograms=np.array([[1.0, -5.0], [-1.0, 0.0]]))
+    assert np.allclose(leaf_counts(neg, clip_negative=True, match_total=True), [0.0, 0.0])
+    # all cells clipped away: the noisy total is spread evenly over the leaves
+    zero = dataclasses.replace(dec, histograms=np.array([[-1.0, -1.0], [-1.0, 5.0]]))
+    assert np.allclose(leaf_counts(zero, clip_negative=True, match_total=True), [0.0, 2.0])
+    # the answers use those counts: query [3, 6] covers 2/5 of each leaf
+    wl = Workload(("x",), np.array([[3]]), np.array([[6]]), np.array([4]), 10)
+    assert np.allclose(estimate_answers(noisy, wl), [0.4 * 2 + 0.4 * 2])
+    assert np.allclose(estimate_answers(noisy, wl, clip_negative=True), [0.4 * 4 + 0.4 * 3])
+    assert np.allclose(relative_errors(noisy, wl, clip_negative=True), [abs(2.8 - 4) / 4])
+    # exact (syntactic) histograms: the options change nothing
+    wl = range_workload(df, ["x"], 20, rng=0)
+    for kw in ({}, {"clip_negative": True}, {"clip_negative": True, "match_total": True}):
+        assert median_relative_error(dec, wl, **kw) == pytest.approx(median_relative_error(dec, wl))
+
+
+def test_clipping_biases_small_eps_answers_upwards():
+    from privlib.metrics import leaf_counts
+    df = toy(600, 3)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.05, 5, rng=1)
+    raw, clipped = leaf_counts(dec), leaf_counts(dec, clip_negative=True)
+    assert np.all(clipped >= raw - 1e-12) and clipped.sum() > raw.sum()
+    rescaled = leaf_counts(dec, clip_negative=True, match_total=True)
+    assert rescaled.sum() == pytest.approx(max(dec.histograms.sum(), 0.0)) and np.all(rescaled >= 0)
+    wl = range_workload(df, ["x", "y", "z"], 200, rng=2)
+    a = estimate_answers(dec, wl, clip_negative=True, method="grid")
+    b = estimate_answers(dec, wl, clip_negative=True, method="overlap")
+    assert np.allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+def test_leaf_counts_bad_input():
+    from privlib.metrics import leaf_counts
+    dec = mondrian(toy(), ["x", "y"], "s", 5)
+    with pytest.raises(ValueError, match="match_total: rescaling to the noisy total needs clip_negative=True"):
+        leaf_counts(dec, match_total=True)
+    with pytest.raises(TypeError, match="clip_negative, match_total: expected bools"):
+        leaf_counts(dec, clip_negative="yes")
+    with pytest.raises(TypeError, match="decomposition: expected a privlib Decomposition"):
+        leaf_counts([[1, 2]])
+
+
+# ---------------------------------------------------------------- readings of the workload (round 2)
+def test_query_readings_half_matches_box_answers_and_widths():
+    from privlib.metrics import QUERY_READINGS, query_readings
+    df = toy(800, 5)
+    qi = ["x", "y", "z"]
+    X = qi_codes(df, qi)
+    for reading in QUERY_READINGS:
+        q = query_readings(df, qi, 150, rng=3, reading=reading)
+        assert q.answers.shape == (150,) and np.all(q.answers > 0)
+        # each condition is an interval of codes; the scan of that box gives the same answer
+        L = np.column_stack([M.argmax(axis=1) for M in q.members]) + X.min(axis=0)
+        U = np.column_stack([M.shape[1] - 1 - M[:, ::-1].argmax(axis=1) for M in q.members]) + X.min(axis=0)
+        for M in q.members:
+            runs = np.diff(M.astype(int), axis=1)
+            assert np.all((runs == 1).sum(axis=1) <= 1) and np.all((runs == -1).sum(axis=1) <= 1)
+        assert np.array_equal(q.answers, true_answers(X, L, U, method="scan"))
+        wl = q.to_workload()
+        assert np.array_equal(wl.lower, L) and np.array_equal(wl.upper, U) and wl.n_records == 800
+        widths = [M.sum(axis=1) for M in q.members]          # x: 12 codes, y: 6, z: 2
+        if reading == "half":
+            assert all(np.all(w == c) for w, c in zip(widths, (6, 3, 1)))
+        if reading == "half_inclusive":
+            assert all(np.all(w == c) for w, c in zip(widths, (7, 4, 2)))
+        if reading == "centred":
+            assert all(np.all(w <= c) for w, c in zip(widths, (6, 3, 1)))
+    # on skewed data the anchored reading queries the dense region more often
+    skew = pd.DataFrame({"x": np.minimum(np.random.default_rng(0).geometric(0.3, 800) - 1, 19),
+                         "y": np.arange(800) % 20})
+    skew.loc[0, "x"] = 19
+    dense = np.median(query_readings(skew, ["x", "y"], 300, rng=1, reading="around_record").selectivity)
+    plain = np.median(query_readings(skew, ["x", "y"], 300, rng=1, reading="half").selectivity)
+    assert dense > 2 * plain
+
+
+def test_query_readings_value_subsets_and_determinism():
+    from privlib.metrics import query_readings
+    df = toy(800, 7)
+    qi = ["x", "y", "z"]
+    q = query_readings(df, qi, 200, rng=4, subsets=["x"])
+    assert np.all(q.members[0].sum(axis=1) == 6)                     # half of the 12 values present
+    # an independent count: a direct scan of the records
+    X = qi_codes(df, qi) - qi_codes(df, qi).min(axis=0)
+    inside = np.ones((200, len(df)), dtype=bool)
+    for j, M in enumerate(q.members):
+        inside &= M[:, X[:, j]]
+    assert np.array_equal(q.answers, inside.sum(axis=1))
+    again = query_readings(df, qi, 200, rng=4, subsets=["x"])
+    assert np.array_equal(q.answers, again.answers)
+    assert np.allclose(q.selectivity, q.answers / 800)
+    with pytest.raises(ValueError, match="to_workload: the reading 'half' with value subsets has no box"):
+        q.to_workload()
+
+
+def test_query_readings_bad_input():
+    from privlib.metrics import query_readings
+    df = toy()
+    with pytest.raises(ValueError, match="reading"):
+        query_readings(df, ["x"], 10, reading="quarter")
+    with pytest.raises(ValueError, match=r"subsets: expected quasi-identifiers among \['x'\]"):
+        query_readings(df, ["x"], 10, subsets=["y"])
+    with pytest.raises(ValueError, match="n"):
+        query_readings(df, ["x"], 0)
+    with pytest.raises(TypeError, match="df: expected a pandas DataFrame"):
+        query_readings([[1]], ["x"], 10)
+
+
+def test_evaluate_alpha_variants_match_median_relative_error():
+    from privlib.metrics import Setup, evaluate
+    df = toy(500, 8)
+    setup = Setup("toy", df, ("x", "y", "z"), "s", {"x": (0, 11), "y": (3, 8), "z": (0, 1)}, {}, "equal")
+    wl = range_workload(df, ["x", "y", "z"], 150, rng=1, domain=setup.domain)
+    row = evaluate(setup, wl, "eps", 0.1, 3, height=4, alpha_variants=True)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.1, 4, rng=3, domain=setup.domain)
+    assert row["alpha"] == pytest.approx(median_relative_error(dec, wl))
+    assert row["alpha_clipped"] == pytest.approx(median_relative_error(dec, wl, clip_negative=True), rel=1e-5)
+    assert row["alpha_clipped_total"] == pytest.approx(
+        median_relative_error(dec, wl, clip_negative=True, match_total=True), rel=1e-5)
+    assert "alpha_variants" not in row and "alpha_clipped" not in evaluate(setup, wl, "eps", 0.1, 3, height=4)
