@@ -103,6 +103,7 @@ FIRST_ORDER = "first-order"
 EXHAUSTIVE = "exhaustive"
 GRANULARITIES = ("no-grade", "like-dislike", "5-star")
 OUTLIER_RULES = ("drop", "floor")
+_BLOCK_ROWS = 1 << 20  # rows (or records) per block in encode and the fold draw: bounds memory
 
 
 # ---------------------------------------------------------------------------- models
@@ -160,7 +161,8 @@ class Records:
     combination of non-``absent`` characteristics for the exhaustive one) for each record
     ``r``; records of a user are contiguous and in the order of ``obs``.  ``row[r]`` is
     the position in ``obs`` of the row the record comes from, ``counts`` the number of
-    records of each user (``N_o^i``).
+    records of each user (``N_o^i``).  The record arrays are int32 whenever they fit (a
+    full-scale first-order table holds 23.7 million records).
     """
 
     user: np.ndarray
@@ -183,54 +185,84 @@ class Records:
         return int(self.counts[0]) if np.all(self.counts == self.counts[0]) else -1
 
 
-def _compact(key: np.ndarray) -> tuple[np.ndarray, int]:
+def _compact(key: np.ndarray, dtype=np.int64) -> tuple[np.ndarray, int]:
     """Dense codes 0..n-1 of an int64 array, in increasing order of the keys.  Small
     non-negative ranges go through ``np.bincount`` (no hashing); others through
-    ``pandas.factorize``."""
+    ``pandas.factorize``.  ``dtype``: integer dtype of the codes returned."""
     if len(key) == 0:
-        return key.astype(np.int64), 1
+        return key.astype(dtype), 1
     lo, hi = int(key.min()), int(key.max())
     if lo >= 0 and hi < max(4 * len(key), 1 << 20) and hi < 1 << 25:
         used = np.bincount(key, minlength=hi + 1) > 0
-        remap = np.cumsum(used) - 1
-        return remap[key].astype(np.int64), int(used.sum())
+        remap = (np.cumsum(used) - 1).astype(dtype)
+        return remap[key], int(used.sum())
     code, uniq = pd.factorize(key, sort=True)
-    return code.astype(np.int64), max(len(uniq), 1)
+    return code.astype(dtype, copy=False), max(len(uniq), 1)
 
 
-def _codes(frame: pd.DataFrame):
-    """Code every column as 0..k-1: a 2-d array (one column per characteristic, the
-    smallest integer dtype that fits) and the list of cardinalities.  Integer columns are
-    shifted by their minimum (no hashing), others factorized."""
-    cols, cards = [], []
-    for col in frame.columns:
+def _itype(n: int):
+    """Smallest of int32/int64 that indexes ``n`` items: record arrays are held in int32
+    (half the memory of int64) whenever they fit."""
+    return np.int32 if n < 2**31 else np.int64
+
+
+def _code_plan(frame: pd.DataFrame, columns=None):
+    """How to code every column as 0..k-1: per column either ``("shift", values, lo)``
+    (integer columns, shifted by their minimum: no hashing, no copy) or ``("codes",
+    codes, None)`` (other columns, factorized), and the list of cardinalities."""
+    plan, cards = [], []
+    for col in (frame.columns if columns is None else columns):
         v = frame[col].to_numpy()
         if np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.bool_):
             lo, hi = int(v.min()), int(v.max())
-            c, k = (v if lo == 0 else v - lo), hi - lo + 1
+            plan.append(("shift", v, lo))
+            cards.append(hi - lo + 1)
         else:
             c, uniq = pd.factorize(frame[col], sort=True)
-            k = max(len(uniq), 1)
-        cols.append(c)
-        cards.append(k)
-    dtype = np.int8 if max(cards) < 2**7 else np.int16 if max(cards) < 2**15 else np.int64
-    out = np.empty((len(frame), len(cols)), dtype=dtype, order="F")
-    for j, c in enumerate(cols):  # loop over characteristics, not records
-        out[:, j] = c
-    return out, cards
+            plan.append(("codes", c, None))
+            cards.append(max(len(uniq), 1))
+    return plan, cards
 
 
-def _combine(arrs, cards) -> tuple[np.ndarray, int]:
-    """Mixed-radix combination of several code columns, compacted whenever the radix
-    product would overflow int64 (so any number of columns works)."""
-    n = len(arrs[0]) if arrs else 0
+def _code_dtype(cards):
+    return np.int8 if max(cards) < 2**7 else np.int16 if max(cards) < 2**15 else np.int64
+
+
+def _apply_plan(plan, cards, a=0, b=None):
+    """Rows ``a:b`` of the coded 2-d array (one column per characteristic, the smallest
+    integer dtype that fits)."""
+    n = len(plan[0][1]) if b is None else min(b, len(plan[0][1]))
+    out = np.empty((n - a, len(plan)), dtype=_code_dtype(cards), order="F")
+    for j, step in enumerate(plan):  # loop over characteristics, not records
+        how, v, lo = step
+        out[:, j] = _plan_column((how, v[a:n], lo))
+    return out
+
+
+def _pop_concat(parts: list) -> np.ndarray:
+    """Concatenate a list of arrays and empty it (the blocks are freed at once)."""
+    out = np.concatenate(parts)
+    parts.clear()
+    return out
+
+
+def _plan_column(step) -> np.ndarray:
+    """One coded column (0..k-1) of a :func:`_code_plan` entry."""
+    how, v, lo = step
+    return v if (how == "codes" or lo == 0) else v.astype(np.int64) - lo
+
+
+def _combine(arrs, cards, n) -> tuple[np.ndarray, int]:
+    """Mixed-radix combination of ``n``-long code columns (any iterable: a generator
+    keeps one column in memory at a time), compacted whenever the radix product would
+    overflow int64 (so any number of columns works)."""
     code = np.zeros(n, dtype=np.int64)
     card = 1
     for c, k in zip(arrs, cards):
-        c = np.asarray(c, dtype=np.int64)
         if card * k >= 2**62:
             code, card = _compact(code)
-        code = code * k + c
+        code *= k          # in place: no full-length temporaries
+        code += np.asarray(c)
         card *= k
     return _compact(code)
 
@@ -277,25 +309,36 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     chars = _prepare(obs, user, characteristics)
     ucode, users = pd.factorize(obs[user], sort=True)
     ucode = ucode.astype(np.int64)
-    vals = obs[chars]
-    codes2d, cards = _codes(vals)
-    present = (vals != model.absent).to_numpy()
     n_char = len(chars)
     if model.kind == EXHAUSTIVE:
-        symbol, n_sym = _combine([codes2d[:, j] for j in range(n_char)], cards)
-        category, n_cat = _combine([present[:, j] for j in range(n_char)], [2] * n_char)
+        # column by column (generators): no 2-d codes or presence array is ever held
+        plan, cards = _code_plan(obs, chars)
+        symbol, n_sym = _combine((_plan_column(step) for step in plan), cards, len(ucode))
+        category, n_cat = _combine((obs[c].to_numpy() != model.absent for c in chars), [2] * n_char, len(ucode))
         rec_user = ucode
         rec_row = np.arange(len(ucode), dtype=np.int64)
     else:
-        flat = np.flatnonzero(present)  # row-major: records stay in the order of obs
-        rows, cols = np.divmod(flat, n_char)
-        del flat
-        valcode = codes2d[rows, cols]
-        symbol, n_sym = _combine([cols, valcode], [n_char, max(cards)])
-        category = cols
-        n_cat = n_char
-        rec_user = ucode[rows]
-        rec_row = rows
+        # one record per (row, present characteristic), row-major so that records stay in
+        # the order of obs; built in blocks of rows so that no full-length int64
+        # intermediate (rows, columns, keys) is ever held.  The raw key column * k + grade
+        # is compacted below, which gives the same codes as compacting twice.
+        plan, cards = _code_plan(obs, chars)
+        it = _itype(max(len(ucode), n_char * max(cards)))
+        ucode = ucode.astype(it)
+        cols = [obs[c].to_numpy() for c in chars]
+        parts = ([], [], [], [])
+        for a in range(0, len(ucode), _BLOCK_ROWS):
+            b = a + _BLOCK_ROWS
+            present = np.stack([v[a:b] != model.absent for v in cols], axis=1)
+            codes2d = _apply_plan(plan, cards, a, b)
+            r, c = np.divmod(np.flatnonzero(present), n_char)  # faster than 2-d nonzero
+            parts[0].append(ucode[a + r])
+            parts[1].append((c * max(cards) + codes2d[r, c]).astype(it))
+            parts[2].append(c.astype(it))
+            parts[3].append((r + a).astype(it))
+            del r, c, present, codes2d
+        rec_user, symbol, category, rec_row = (_pop_concat(p) for p in parts)
+        del cols
     n_users_all = len(users)
     if len(rec_user) > 1 and np.any(rec_user[1:] < rec_user[:-1]):
         order = np.argsort(rec_user, kind="stable")
@@ -304,14 +347,18 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     if n_obs is not None:
         n_obs = check_int(n_obs, "n_obs", minimum=1)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        rank = np.arange(len(rec_user)) - starts[rec_user]
         keep_user = counts >= n_obs
-        keep = keep_user[rec_user] & (rank < n_obs)
+        keep = keep_user[rec_user]
+        it = _itype(len(rec_user))
+        rank = starts.astype(it)[rec_user]
+        np.subtract(np.arange(len(rec_user), dtype=it), rank, out=rank)
+        keep &= rank < n_obs
+        del rank
         if keep_user.sum() < 2:
             raise ValueError(
                 f"n_obs: only {int(keep_user.sum())} user(s) have at least {n_obs} {model.kind} observations; "
                 "expected at least two users")
-        newcode = np.cumsum(keep_user) - 1
+        newcode = (np.cumsum(keep_user) - 1).astype(rec_user.dtype)
         rec_user, symbol, category, rec_row = newcode[rec_user[keep]], symbol[keep], category[keep], rec_row[keep]
         users = np.asarray(users)[keep_user]
         counts = np.full(len(users), n_obs, dtype=np.int64)
@@ -324,10 +371,12 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
             users, counts = users[nonzero], counts[nonzero]
     if len(users) < 2:
         raise ValueError(f"obs: expected at least two users, got {len(users)}")
-    # compact the symbol and category codes to the records kept
-    symbol, n_sym = _compact(symbol)
-    category, n_cat = _compact(category)
-    return Records(rec_user, symbol, category, users, n_sym, n_cat, counts, model, rec_row)
+    # compact the symbol and category codes to the records kept; int32 where it fits
+    it = _itype(max(len(rec_user), len(users)))
+    symbol, n_sym = _compact(symbol, it)
+    category, n_cat = _compact(category, it)
+    return Records(rec_user.astype(it, copy=False), symbol, category, users, n_sym, n_cat, counts, model,
+                   rec_row.astype(it, copy=False))
 
 
 def _records(obs, model, user, characteristics, n_obs, *, equal=True) -> Records:
@@ -373,8 +422,8 @@ class Information:
 
 def _pairs(rec: Records):
     """Factorize the (user, symbol) pairs: per-record pair id and per-pair user/symbol/count."""
-    key = rec.user * rec.n_symbols + rec.symbol
-    pid, n_pairs = _compact(key)
+    key = rec.user.astype(np.int64) * rec.n_symbols + rec.symbol
+    pid, n_pairs = _compact(key, _itype(len(key)))
     uniq = np.empty(n_pairs, dtype=np.int64)
     uniq[pid] = key
     pu = uniq // rec.n_symbols
@@ -425,8 +474,10 @@ def _folds(rec: Records, folds, rng) -> np.ndarray:
         raise ValueError(
             f"folds: expected at most N_o = {smallest} (the smallest number of {rec.model.kind} observations "
             f"of a user), got {folds}")
-    if np.all(rec.counts == rec.counts[0]):  # equal N_o: one row-wise argsort
-        rank = np.argsort(gen.random((rec.n_users, smallest)), axis=1).ravel()
+    if np.all(rec.counts == rec.counts[0]):  # equal N_o: row-wise argsort, in blocks of users
+        step = max(1, _BLOCK_ROWS // smallest)  # same draws as one (n_users, N_o) array
+        return np.concatenate([(np.argsort(gen.random((min(step, rec.n_users - a), smallest)), axis=1)
+                                % folds).astype(np.int32).ravel() for a in range(0, rec.n_users, step)])
     else:
         key = rec.user + gen.random(len(rec.user))
         order = np.argsort(key, kind="stable")
@@ -631,7 +682,7 @@ def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", ch
     lv = _check_levels(levels, "levels", rec.n_users)
     fold = _folds(rec, folds, gen)
     k = int(folds)
-    min_test = int(np.bincount(rec.user * k + fold, minlength=rec.n_users * k).min())
+    min_test = int(np.bincount(rec.user.astype(np.int64) * k + fold, minlength=rec.n_users * k).min())
     if m > min_test:
         raise ValueError(
             f"leakages: expected at most {min_test} (the smallest held-out fold of a user), got {m}")
@@ -698,7 +749,7 @@ def category_prediction(obs, model, levels, rng, *, folds=10, user="user", chara
     for rec, train, test in plan:
         n_u, C = rec.n_users, rec.n_categories
         # training histogram of (user, category) pairs, held sparsely
-        key = rec.user[train] * C + rec.category[train]
+        key = rec.user[train].astype(np.int64) * C + rec.category[train]
         pk, n_p = _compact(key)
         cnt = np.bincount(pk, minlength=n_p)
         ukey = np.empty(n_p, dtype=np.int64)
@@ -709,7 +760,7 @@ def category_prediction(obs, model, levels, rng, *, folds=10, user="user", chara
         nnz = np.bincount(pu, minlength=n_u)
         end = np.cumsum(nnz)
         # count of the true category of every test record (0 when unseen in training)
-        tu, tc = rec.user[test], rec.category[test]
+        tu, tc = rec.user[test].astype(np.int64), rec.category[test]
         tkey = tu * C + tc
         pos = np.searchsorted(ukey_sorted := np.sort(ukey), tkey)
         pos = np.minimum(pos, max(n_p - 1, 0))
@@ -807,8 +858,8 @@ def information_curve(obs, model, n_obs_grid, folds, rng, *, user="user", quanti
     rows = {r: [] for r in rules}
     for n in grid:
         keep = rank < n
-        sym, n_sym = _compact(full.symbol[keep])
-        cat, n_cat = _compact(full.category[keep])
+        sym, n_sym = _compact(full.symbol[keep], full.symbol.dtype)
+        cat, n_cat = _compact(full.category[keep], full.category.dtype)
         rec = Records(full.user[keep], sym, cat, full.users, n_sym, n_cat,
                       np.full(full.n_users, n, dtype=np.int64), full.model, full.row[keep])
         hi = hypothetical_information(rec, user=user)

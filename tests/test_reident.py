@@ -387,3 +387,27 @@ def test_pi_both_rules_in_one_pass():
     tab = R.information_table({"g": obs}, (20, 30), 5, 1, outliers=("drop", "floor"))
     assert set(tab) == {"drop", "floor"}
     assert tab["drop"].xs("HI (exh.)", level="metric").equals(tab["floor"].xs("HI (exh.)", level="metric"))
+
+
+def test_blocked_encoding_and_folds_match_one_block(monkeypatch):
+    # encode (first-order) and the fold draw work in blocks of _BLOCK_ROWS rows to bound
+    # memory: tiny blocks (many boundaries, users split across blocks) must give exactly
+    # the records, folds, HI and PI of a single block
+    from privlib.simulate.ratings import NETFLIX_CATEGORIES, simulate_ratings
+    pop = simulate_ratings(30, 60, rng=3)
+    obs = R.rating_observations(pop.ratings, "5-star", categories=NETFLIX_CATEGORIES)
+    obs.loc[obs.index[::7], "Drama"] = 0          # rows with other category patterns
+    one = R.encode(obs, R.first_order(), n_obs=100)
+    f_one = R._folds(one, 10, 5)
+    pi_one = R.perceived_information(one, None, 10, 5, outliers=("drop", "floor"))
+    monkeypatch.setattr(R, "_BLOCK_ROWS", 37)
+    many = R.encode(obs, R.first_order(), n_obs=100)
+    for name in ("user", "symbol", "category", "row", "counts", "users"):
+        assert np.array_equal(getattr(one, name), getattr(many, name)), name
+    assert (one.n_symbols, one.n_categories) == (many.n_symbols, many.n_categories)
+    assert one.user.dtype == np.int32 and one.symbol.dtype == np.int32
+    assert np.array_equal(f_one, R._folds(many, 10, 5))
+    pi_many = R.perceived_information(many, None, 10, 5, outliers=("drop", "floor"))
+    for r in ("drop", "floor"):
+        assert pi_many[r].bits == pi_one[r].bits
+    assert R.hypothetical_information(many).bits == R.hypothetical_information(one).bits
