@@ -25,7 +25,7 @@ import numpy as np
 from scipy import optimize, sparse
 
 from ._validation import check_distribution
-from .hierarchy import Hierarchy, HierarchyError
+from .hierarchy import Hierarchy
 
 __all__ = [
     "emd",
