@@ -268,15 +268,21 @@ class Hierarchy:
     def ancestor(self, value, level: int):
         """The generalization of ``value`` at ``level`` (0 = the value, ``height`` = root).
 
-        For unbalanced trees, the first node on the path to the root whose height is at
-        least ``level``.
+        The highest node on the path to the root whose height is at most ``level``.  On an
+        unbalanced tree a value on a short path therefore stays as it is until its parent's
+        level is reached, as in ARX's padded rows: ``Never-married;Never-married;Not-married;*``
+        gives ``Never-married`` at level 1 and ``Not-married`` at level 2.  Two leaves under a
+        node of height 2 are not merged at level 1.
         """
         if not 0 <= level <= self.height:
             raise ValueError(f"level: expected an integer in [0, {self.height}], got {level}")
-        for node in self.path(value):
-            if self._height[node] >= level:
-                return node
-        return self.root  # pragma: no cover
+        path = self.path(value)
+        best = path[0]  # an inner node above ``level`` is returned as it is
+        for node in path[1:]:
+            if self._height[node] > level:
+                break
+            best = node
+        return best
 
     def generalization_map(self, level: int) -> dict:
         """Mapping leaf -> its ancestor at ``level``."""

@@ -134,3 +134,33 @@ def test_unbalanced_hierarchy_closed_form_equals_lp():
     for _ in range(5):
         p, q = rng.dirichlet(np.ones(7)), rng.dirichlet(np.ones(7))
         assert emd_hierarchical(p, q, mar) == pytest.approx(emd(p, q, G), abs=1e-8)
+
+
+def test_ancestor_on_unbalanced_tree_follows_arx_padding():
+    # ARX pads a short path by repeating the value: at level 1 the value stays itself.
+    h = Hierarchy.from_rows([
+        ["Never-married", "Never-married", "Not-married", "*"],
+        ["Divorced", "Previously-married", "Not-married", "*"],
+        ["Widowed", "Previously-married", "Not-married", "*"],
+        ["Married-civ-spouse", "Spouse-present", "Married", "*"],
+    ])
+    assert h.ancestor("Never-married", 0) == "Never-married"
+    assert h.ancestor("Never-married", 1) == "Never-married"
+    assert h.ancestor("Never-married", 2) == "Not-married"
+    assert h.ancestor("Divorced", 1) == "Previously-married"
+    assert h.ancestor("Never-married", 3) == "*"
+    # two short-path leaves under a node of height 2 are not merged at level 1
+    u = Hierarchy.from_rows([["a", "a", "X", "*"], ["b", "b", "X", "*"],
+                             ["c", "Y", "X", "*"], ["d", "Y", "X", "*"]])
+    assert list(u.generalize(["a", "b", "c", "d"], 1)) == ["a", "b", "Y", "Y"]
+    assert list(u.generalize(["a", "b", "c", "d"], 2)) == ["X"] * 4
+    # every level's partition refines the next one (generalization property)
+    for lv in range(u.height):
+        lo = dict(zip(u.leaves, u.generalize(u.leaves, lv)))
+        hi = dict(zip(u.leaves, u.generalize(u.leaves, lv + 1)))
+        for a in u.leaves:
+            for b in u.leaves:
+                if lo[a] == lo[b]:
+                    assert hi[a] == hi[b]
+    # an inner node asked for a lower level is returned as it is
+    assert u.ancestor("Y", 0) == "Y"
