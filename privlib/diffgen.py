@@ -65,6 +65,7 @@ import pandas as pd
 from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int,
                           check_no_nan, check_nonempty)
 from .hierarchy import Hierarchy, HierarchyError
+from ._progress import check_progress, progress_bar
 from .mechanisms import exponential, laplace_scale
 
 __all__ = [
@@ -1233,23 +1234,20 @@ def _sweep_task(task):
 
 def _run_tasks(tasks, payload, workers, progress, desc):
     workers = check_int(workers, "workers", minimum=1)
+    bar = progress_bar(len(tasks), desc, progress)
     results = [None] * len(tasks)
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        def tqdm(x, **kw):
-            return x
     if workers == 1:
         _init_worker(payload)
-        it = map(_sweep_task, tasks)
-        for r in tqdm(it, total=len(tasks), disable=not progress, desc=desc, leave=False):
+        for r in map(_sweep_task, tasks):
             results[r[0]] = r
+            bar.update()
         _WORKER.clear()
     else:
         with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker, initargs=(payload,)) as ex:
-            it = ex.map(_sweep_task, tasks, chunksize=max(1, len(tasks) // (8 * workers)))
-            for r in tqdm(it, total=len(tasks), disable=not progress, desc=desc, leave=False):
+            for r in ex.map(_sweep_task, tasks, chunksize=max(1, len(tasks) // (8 * workers))):
                 results[r[0]] = r
+                bar.update()
+    bar.close()
     return results
 
 
@@ -1270,7 +1268,11 @@ def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, uti
     Returns a DataFrame ``utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released
     rows with a positive count; ``cells``: size of the generalized domain; ``seconds``: time
     of the anonymization alone -- the only column that varies between executions).
+
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    (for notebooks checked by nbval), ``False`` none.
     """
+    check_progress(progress)
     runs = check_int(runs, "runs", minimum=1)
     for u in utilities:
         check_in(u, "utility", tuple(_SCORES))
@@ -1332,7 +1334,11 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
 
     Fold ``f`` of repeat ``r`` is drawn from ``SeedSequence([seed, r])``; results do not depend
     on ``workers``.  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
+
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    (for notebooks checked by nbval), ``False`` none.
     """
+    check_progress(progress)
     folds = check_int(folds, "folds", minimum=2)
     repeats = check_int(repeats, "repeats", minimum=1)
     check_in(utility, "utility", tuple(_SCORES))
@@ -1398,15 +1404,17 @@ def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utilit
 
     For each size ``n`` the table is :func:`blow_up` to ``n`` records (not timed), then one
     :func:`diffgen` run is timed with ``time.perf_counter``.  Returns ``records, seconds,
-    rows, cells`` (``seconds`` varies from one execution to the next)."""
+    rows, cells`` (``seconds`` varies from one execution to the next).
+
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    (for notebooks checked by nbval), ``False`` none.
+    """
+    check_progress(progress)
     seed = _seed_of(rng)
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:  # pragma: no cover
-        def tqdm(x, **kw):
-            return x
+    sizes = list(sizes)
+    bar = progress_bar(len(sizes), "scalability", progress)
     rows = []
-    for i, n in enumerate(tqdm(list(sizes), disable=not progress, desc="scalability", leave=False)):
+    for i, n in enumerate(sizes):
         big = blow_up(df, n, predictors, rng=np.random.default_rng(np.random.SeedSequence([seed, i, 0])))
         t0 = time.perf_counter()
         rel = diffgen(big, predictors, target, taxonomies, eps, h, utility,
@@ -1414,6 +1422,8 @@ def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utilit
         rows.append({"records": len(big), "seconds": time.perf_counter() - t0, "rows": rel.n_rows,
                      "cells": rel.domain_cells})
         del big
+        bar.update()
+    bar.close()
     return pd.DataFrame(rows)
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._progress import check_progress, progress_bar
 from ._validation import as_generator, check_columns, check_in, check_int, check_nonempty
 from .partition import Decomposition, _domain, dp_kdtree, encode, mondrian, qi_codes
 
@@ -779,7 +780,7 @@ def _run(task):
     return evaluate(_STATE["setups"][key], _STATE["workloads"][key], model, value, seed, **kw)
 
 
-def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress: bool = False) -> pd.DataFrame:
+def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress=False, desc: str = "sweep") -> pd.DataFrame:
     """Run many :func:`evaluate` calls; one row per task, in task order.
 
     Parameters
@@ -790,16 +791,19 @@ def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress: bool
     workers : int
         1 runs in this process; more use a ``ProcessPoolExecutor`` (each task is seeded by
         its own ``seed``, so the rows do not depend on ``workers``).
-    progress : bool
-        Show a tqdm progress bar (on stderr).
+    progress : bool or "text"
+        ``True``: tqdm's live bar; ``"text"``: a reproducible text bar on stdout (for
+        notebooks checked by nbval); ``False``: none.
+    desc : str
+        The bar's label.
     """
     workers = check_int(workers, "workers", minimum=1)
+    check_progress(progress)
     tasks = [(k, m, v, s, dict(kw)) for k, m, v, s, kw in tasks]
     missing = sorted({t[0] for t in tasks} - set(setups) | ({t[0] for t in tasks} - set(workloads)))
     if missing:
         raise ValueError(f"tasks: unknown setup key(s) {missing}")
-    from tqdm.auto import tqdm
-    bar = tqdm(total=len(tasks), disable=not progress, leave=False)
+    bar = progress_bar(len(tasks), str(desc), progress)
     rows = []
     if workers == 1 or len(tasks) <= 1:
         _init(setups, workloads)

@@ -430,3 +430,16 @@ def test_adult_taxonomies():
     assert tax["age"] == (17.0, 91.0)
     assert isinstance(tax["occupation"], Hierarchy)
     assert sum(isinstance(t, tuple) for t in tax.values()) == 6
+
+
+def test_sweeps_progress_text_bar_and_bad_value(capsys):
+    df = _small_data(200, seed=2)
+    train, test = df.iloc[:150], df.iloc[150:]
+    capsys.readouterr()
+    dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], runs=3, rng=0, progress="text")
+    assert capsys.readouterr().out.rstrip("\n").endswith("DiffGen sweep: 100%|####################| 3/3")
+    for call in (lambda: dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], progress="yes"),
+                 lambda: dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, progress=2),
+                 lambda: dg.scalability(df, [300], SMALL_PRED, "class", SMALL_TAX, progress="no")):
+        with pytest.raises(ValueError, match="progress: expected True, False or 'text'"):
+            call()
