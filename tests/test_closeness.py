@@ -6,6 +6,7 @@ import pytest
 from privlib.closeness import (emd, emd_equal, emd_flow, emd_hierarchical, emd_ordered, kl_divergence,
                                variational_distance)
 from privlib.hierarchy import Hierarchy, HierarchyError
+from source_examples import FIGURE1_BODY
 
 SALARIES = [3, 4, 5, 6, 7, 8, 9, 10, 11]                 # k$, Table 3
 Q_SAL = np.full(9, 1 / 9)
@@ -13,12 +14,7 @@ P1_SAL = np.array([1, 1, 1, 0, 0, 0, 0, 0, 0]) / 3        # {3k, 4k, 5k}
 P2_SAL = np.array([0, 0, 0, 1, 0, 1, 0, 0, 1]) / 3        # {6k, 8k, 11k}
 ORDERED = np.abs(np.subtract.outer(np.arange(9), np.arange(9))) / 8
 
-DISEASE = {"Respiratory system diseases": {
-               "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
-               "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
-           "Digestive system diseases": {
-               "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
-               "Colon diseases": ["colitis", "colon cancer"]}}
+DISEASE = FIGURE1_BODY      # the source's Figure 1, below its root
 Q_DIS = {"gastric ulcer": 1 / 9, "gastritis": 2 / 9, "stomach cancer": 2 / 9, "flu": 1 / 9,
          "bronchitis": 2 / 9, "pneumonia": 1 / 9}
 P1_DIS = {"gastric ulcer": 1 / 3, "gastritis": 1 / 3, "stomach cancer": 1 / 3}

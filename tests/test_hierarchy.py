@@ -6,14 +6,7 @@ import pytest
 from privlib.closeness import emd, emd_hierarchical
 from privlib.data import load_hierarchy
 from privlib.hierarchy import Hierarchy, HierarchyError
-
-FIGURE1 = {"Respiratory & digestive system diseases": {
-    "Respiratory system diseases": {
-        "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
-        "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
-    "Digestive system diseases": {
-        "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
-        "Colon diseases": ["colitis", "colon cancer"]}}}
+from source_examples import FIGURE1
 
 
 @pytest.fixture(scope="module")

@@ -11,14 +11,10 @@ from privlib.closeness import emd, emd_equal, emd_ordered
 from privlib.hierarchy import Hierarchy
 from privlib.models import (class_counts, k_anonymity, l_diversity, l_diversity_counts, sensitive_posterior,
                             t_closeness, t_closeness_counts)
+from source_examples import FIGURE1_BODY
 
 QI = ["zip", "age"]
-DISEASE = {"Respiratory system diseases": {
-               "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
-               "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
-           "Digestive system diseases": {
-               "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
-               "Colon diseases": ["colitis", "colon cancer"]}}
+DISEASE = FIGURE1_BODY      # the source's Figure 1, below its root
 
 
 @pytest.fixture(scope="module")
