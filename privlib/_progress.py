@@ -8,9 +8,11 @@ Every sweep takes ``progress``:
     tqdm's live bar (``tqdm.auto``: a widget in Jupyter, text on stderr in a terminal), with
     elapsed time and rate;
 ``"text"``
-    a *reproducible* text bar on stdout, for notebooks whose stored outputs are compared on
-    every run (nbval) and shown in the rendered book: it advances in steps of about a tenth
-    of the total and shows no times, so the same run prints the same characters.
+    a *reproducible* text bar on stderr, for notebooks whose stored outputs are compared on
+    every run (nbval): it advances in steps of about a tenth of the total and shows no times,
+    so the same run prints the same characters.  The book's chapters tag such cells
+    ``remove-stderr``: a reader re-running a notebook sees the bar, the rendered page does not
+    (it would show every frame on its own line).
 """
 from __future__ import annotations
 
@@ -42,6 +44,6 @@ def progress_bar(total: int, desc: str, progress=False):
         return _tqdm_text(total=total, disable=True)
     if progress is True:
         return _tqdm_live(total=total, desc=desc, leave=False)
-    return _tqdm_text(total=total, desc=desc, file=sys.stdout, bar_format=TEXT_FORMAT, ascii=True,
+    return _tqdm_text(total=total, desc=desc, file=sys.stderr, bar_format=TEXT_FORMAT, ascii=True,
                       miniters=max(1, math.ceil(total / 10)), mininterval=0, maxinterval=math.inf,
                       leave=True)

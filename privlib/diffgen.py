@@ -1269,7 +1269,7 @@ def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, uti
     rows with a positive count; ``cells``: size of the generalized domain; ``seconds``: time
     of the anonymization alone -- the only column that varies between executions).
 
-    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
     """
     check_progress(progress)
@@ -1335,7 +1335,7 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
     Fold ``f`` of repeat ``r`` is drawn from ``SeedSequence([seed, r])``; results do not depend
     on ``workers``.  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
 
-    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
     """
     check_progress(progress)
@@ -1406,7 +1406,7 @@ def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utilit
     :func:`diffgen` run is timed with ``time.perf_counter``.  Returns ``records, seconds,
     rows, cells`` (``seconds`` varies from one execution to the next).
 
-    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stdout
+    ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
     """
     check_progress(progress)

@@ -792,7 +792,7 @@ def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress=False
         1 runs in this process; more use a ``ProcessPoolExecutor`` (each task is seeded by
         its own ``seed``, so the rows do not depend on ``workers``).
     progress : bool or "text"
-        ``True``: tqdm's live bar; ``"text"``: a reproducible text bar on stdout (for
+        ``True``: tqdm's live bar; ``"text"``: a reproducible text bar on stderr (for
         notebooks checked by nbval); ``False``: none.
     desc : str
         The bar's label.

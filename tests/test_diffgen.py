@@ -437,7 +437,7 @@ def test_sweeps_progress_text_bar_and_bad_value(capsys):
     train, test = df.iloc[:150], df.iloc[150:]
     capsys.readouterr()
     dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], runs=3, rng=0, progress="text")
-    assert capsys.readouterr().out.rstrip("\n").endswith("DiffGen sweep: 100%|####################| 3/3")
+    assert capsys.readouterr().err.rstrip("\n").endswith("DiffGen sweep: 100%|####################| 3/3")
     for call in (lambda: dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], progress="yes"),
                  lambda: dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, progress=2),
                  lambda: dg.scalability(df, [300], SMALL_PRED, "class", SMALL_TAX, progress="no")):

@@ -4,6 +4,7 @@ nbval compares re-executed outputs with the stored ones, so a notebook committed
 outputs would pass it without checking anything: these tests close that hole.
 """
 import json
+import re
 
 import pytest
 
@@ -54,3 +55,21 @@ def test_stored_outputs_check_catches_an_unexecuted_notebook(tmp_path):
     path.write_text(json.dumps(nb))
     with pytest.raises(AssertionError, match="never executed"):
         test_notebook_has_stored_outputs(path)
+
+
+_BAR = re.compile(r"\d+%\|[# 0-9]{20}\| \d+/\d+")
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_progress_bars_are_hidden_from_the_rendered_page(path):
+    # privlib's reproducible text bars (progress="text") go to stderr; the book renders every
+    # frame on its own line, so a cell that prints one must carry the tag remove-stderr.
+    untagged = []
+    for i, c in enumerate(_code_cells(path)):
+        bars = [o for o in c.get("outputs", []) if o["output_type"] == "stream"
+                and _BAR.search("".join(o["text"]))]
+        if bars:
+            assert all(o["name"] == "stderr" for o in bars), f"{path.name}: code cell {i}: a bar on stdout"
+            if "remove-stderr" not in c.get("metadata", {}).get("tags", []):
+                untagged.append(i)
+    assert not untagged, f"{path.name}: code cells {untagged} print a progress bar but lack the tag remove-stderr"

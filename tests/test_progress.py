@@ -15,22 +15,22 @@ def _run(total, capsys, progress="text"):
 def test_text_bar_is_reproducible_and_steps_by_tenths(capsys):
     first = _run(37, capsys)
     second = _run(37, capsys)
-    assert first.out == second.out and first.err == "" == second.err
-    frames = first.out.replace("\n", "").split("\r")
+    assert first.err == second.err and first.out == "" == second.out
+    frames = first.err.replace("\n", "").split("\r")
     frames = [f for f in frames if f]
     assert frames[0] == "demo:   0%|                    | 0/37"
     assert frames[-1] == "demo: 100%|####################| 37/37"
     shown = [int(f.rsplit(" ", 1)[1].split("/")[0]) for f in frames]
     # one frame every ceil(37 / 10) = 4 steps, then the last one; never a time or a rate
     assert shown[:-1] == list(range(0, 37, 4)) and shown[-1] == 37
-    assert "it/s" not in first.out and "<" not in first.out
+    assert "it/s" not in first.err and "<" not in first.err
 
 
 def test_no_bar_prints_nothing(capsys):
     out = _run(5, capsys, progress=False)
     assert out.out == "" and out.err == ""
     out = _run(0, capsys, progress="text")
-    assert out.out == ""
+    assert out.out == "" and out.err == ""
 
 
 def test_bad_progress_is_refused():
@@ -49,6 +49,6 @@ def test_sweeps_show_the_text_bar(capsys):
     tasks = [("toy", "k", k, 0, {}) for k in (2, 4, 8)]
     capsys.readouterr()
     sweep({"toy": setup}, {"toy": wl}, tasks, progress="text")
-    assert capsys.readouterr().out.rstrip("\n").endswith("sweep: 100%|####################| 3/3")
+    assert capsys.readouterr().err.rstrip("\n").endswith("sweep: 100%|####################| 3/3")
     with pytest.raises(ValueError, match="progress: expected"):
         sweep({"toy": setup}, {"toy": wl}, tasks, progress="bar")
