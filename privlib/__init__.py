@@ -3,6 +3,7 @@
 Modules (one idea each, named as in the sources):
 
 ================== ===================================================================
+accounting         the budget ledger every DP result carries (sequential, parallel, tree-path)
 data               shipped data sets (Adult, census substitute, IPUMS reader, MovieLens), md5-checked
 hierarchy          generalization hierarchies / taxonomy trees
 mechanisms         Laplace, exponential (log space) and geometric mechanisms
@@ -21,3 +22,13 @@ scorecard          the reproduction scorecard every chapter ends with
 ================== ===================================================================
 """
 __version__ = "0.1.0"
+
+import warnings as _warnings
+
+from ._validation import PrivacyLeakWarning
+
+# A privacy leak is reported at every call, not once per code location (users' own filters,
+# installed before or after this import, still take precedence: the rule is appended last).
+_warnings.filterwarnings("always", category=PrivacyLeakWarning, append=True)
+
+__all__ = ["PrivacyLeakWarning", "__version__"]

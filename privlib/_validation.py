@@ -12,6 +12,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 __all__ = [
+    "PrivacyLeakWarning",
+    "warn_privacy_leak",
     "as_generator",
     "check_epsilon",
     "check_delta",
@@ -29,6 +31,22 @@ __all__ = [
 def _fmt(value) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+class PrivacyLeakWarning(RuntimeWarning):
+    """A DP function fell back to something derived from the data (a domain, min/max, the set
+    of class labels) that it publishes outside its privacy budget.
+
+    As diffprivlib's ``PrivacyLeakWarning``: the result is still computed, but its guarantee no
+    longer holds as stated; pass the public value the warning names to silence it.
+    """
+
+
+def warn_privacy_leak(message: str, *, stacklevel: int = 3) -> None:
+    """Warn with :class:`PrivacyLeakWarning` (every time: the leak happens at every call)."""
+    import warnings
+
+    warnings.warn(message, PrivacyLeakWarning, stacklevel=stacklevel)
 
 
 def as_generator(rng) -> np.random.Generator:

@@ -491,7 +491,7 @@ def _check_requirements(enc, requirements):
 def _result(enc, requirements, rows, n_nodes, n_eval, n_tag):
     minimal = pd.DataFrame(rows, columns=["levels", "satisfied", "n_classes", "dm", "avg_size"]).drop(
         columns="satisfied")
-    minimal = minimal.sort_values("levels", key=lambda s: s.map(lambda L: (sum(L), L))).reset_index(drop=True)
+    minimal = minimal.sort_values("levels", kind="stable", key=lambda s: s.map(lambda L: (sum(L), L))).reset_index(drop=True)
     if len(minimal):
         i = int(np.argmin(minimal["dm"].to_numpy()))
         best, dm, mavg = tuple(minimal["levels"].iloc[i]), float(minimal["dm"].iloc[i]), float(minimal["avg_size"].min())

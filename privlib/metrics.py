@@ -300,7 +300,7 @@ def _reading_members(reading, Z, W, m, gen, subsets):
         if subsets[j]:
             # a nominal QI: a uniformly random subset of half of the values present
             k = (present.size + 1) // 2
-            pick = np.argsort(gen.random((m, present.size)), axis=1)[:, :k]
+            pick = np.argsort(gen.random((m, present.size)), axis=1)[:, :k]  # sort: unique keys (continuous draws)
             M = np.zeros((m, Wj), dtype=bool)
             M[np.arange(m)[:, None], present[pick]] = True
             members.append(M)
@@ -643,7 +643,7 @@ def adult_setup(df: pd.DataFrame | None = None) -> Setup:
     from . import data
     if df is None:
         df = data.load_adult("train")
-    edu = df.drop_duplicates("education").sort_values("education_num")["education"].tolist()
+    edu = df.drop_duplicates("education").sort_values("education_num", kind="stable")["education"].tolist()
     full_edu = list(data.load_hierarchy("education").leaves)
     if sorted(edu) != sorted(full_edu) or [e for e in full_edu if e in edu] != edu:
         full_edu = edu  # pragma: no cover - the hierarchy's leaf order is the education_num order

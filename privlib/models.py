@@ -175,7 +175,7 @@ def _group(df, qi):
 
 def _domain_codes(values: pd.Series, domain, sa: str):
     if domain is None:
-        domain = pd.Index(pd.unique(values)).sort_values()
+        domain = pd.Index(pd.unique(values)).sort_values()  # sort: unique keys
     else:
         domain = pd.Index(list(domain))
         if domain.has_duplicates:

@@ -258,7 +258,7 @@ class Decomposition:
         parent[self.tree_left[inner]] = inner
         parent[self.tree_right[inner]] = inner
         paths = []
-        for node in np.flatnonzero(self.tree_leaf >= 0)[np.argsort(self.tree_leaf[self.tree_leaf >= 0])]:
+        for node in np.flatnonzero(self.tree_leaf >= 0)[np.argsort(self.tree_leaf[self.tree_leaf >= 0])]:  # sort: unique keys
             path = [int(node)]
             while parent[path[-1]] >= 0:
                 path.append(int(parent[path[-1]]))

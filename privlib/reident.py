@@ -476,7 +476,7 @@ def _folds(rec: Records, folds, rng) -> np.ndarray:
             f"of a user), got {folds}")
     if np.all(rec.counts == rec.counts[0]):  # equal N_o: row-wise argsort, in blocks of users
         step = max(1, _BLOCK_ROWS // smallest)  # same draws as one (n_users, N_o) array
-        return np.concatenate([(np.argsort(gen.random((min(step, rec.n_users - a), smallest)), axis=1)
+        return np.concatenate([(np.argsort(gen.random((min(step, rec.n_users - a), smallest)), axis=1)  # sort: unique keys
                                 % folds).astype(np.int32).ravel() for a in range(0, rec.n_users, step)])
     else:
         key = rec.user + gen.random(len(rec.user))
@@ -765,7 +765,7 @@ def category_prediction(obs, model, levels, rng, *, folds=10, user="user", chara
         pos = np.searchsorted(ukey_sorted := np.sort(ukey), tkey)
         pos = np.minimum(pos, max(n_p - 1, 0))
         found = (ukey_sorted[pos] == tkey) if n_p else np.zeros(len(tkey), bool)
-        cnt_by_sorted = cnt[np.argsort(ukey)]
+        cnt_by_sorted = cnt[np.argsort(ukey, kind="stable")]
         v = np.where(found, cnt_by_sorted[pos], 0)
         right = np.searchsorted(sorted_keys, tu * width + v, side="right")
         left = np.searchsorted(sorted_keys, tu * width + v, side="left")
@@ -799,7 +799,7 @@ def largest_step(success: pd.DataFrame, bins: int = 20) -> float:
     holding more than the one before it -- a step.  Returns the largest such increase
     (0 when the shares never increase).
     """
-    s = success.sort_values("level")
+    s = success.sort_values("level", kind="stable")
     lv, sr = s["level"].to_numpy(), s["success"].to_numpy()
     edges = np.linspace(0, lv.max(), bins + 1)
     at = np.interp(edges, np.concatenate([[0], lv]), np.concatenate([[0.0], sr]))

@@ -557,7 +557,7 @@ class Domains:
 
 
 def _weighted_percentiles(values, weights, qs):
-    order = np.argsort(values)
+    order = np.argsort(values, kind="stable")
     v, w = values[order], weights[order]
     cw = np.cumsum(w) / w.sum()
     return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
@@ -611,7 +611,7 @@ def build_domains(data, settings: OTMSettings = OTMSettings(), rng=0, chunk: int
         key = _unit_keys(geo, dist, cut)
         code = (np.arange(c0, c0 + tt.size)[:, None] * K + key).ravel()
         u = gen.random(code.size)
-        order = np.argsort(code + u)  # sort by code, random order within a code (code < 2^52)
+        order = np.argsort(code + u)  # sort: unique keys (code < 2^52 plus a continuous draw)
         code_o = code[order]
         first = np.r_[True, code_o[1:] != code_o[:-1]]
         ucode = code_o[first]

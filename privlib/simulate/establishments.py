@@ -115,4 +115,4 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
     frame["W1"] = W1.ravel()
     frame["W2"] = W2.ravel()
     frame["weight"] = np.tile(weight, Q)
-    return frame.sort_values(["estab", "quarter"], ignore_index=True)
+    return frame.sort_values(["estab", "quarter"], kind="stable", ignore_index=True)

@@ -80,7 +80,7 @@ def _combinations(gen, n_comb, weights, size_probs):
         sizes = gen.choice(sizes_all, size=m, p=size_probs)
         # members without replacement ∝ weights: Gumbel top-k on every row at once
         keys = np.log(weights)[None, :] + gen.gumbel(size=(m, n_cat))
-        order = np.argsort(-keys, axis=1)
+        order = np.argsort(-keys, axis=1)  # sort: unique keys (continuous Gumbel keys)
         mask = np.arange(n_cat)[None, :] < sizes[:, None]
         member = np.zeros((m, n_cat), dtype=bool)
         np.put_along_axis(member, order, mask, axis=1)
@@ -136,7 +136,7 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
     appeal = ((member * np.log(w)[None, :]).sum(axis=1) / size - size_penalty * size
               + gen.normal(0, 0.7, n_comb))
     crank = np.empty(n_comb)
-    crank[np.argsort(-appeal)] = np.arange(1, n_comb + 1)
+    crank[np.argsort(-appeal, kind="stable")] = np.arange(1, n_comb + 1)
     pop = crank ** -zipf
     pop = pop / pop.sum()
 

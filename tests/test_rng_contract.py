@@ -1,0 +1,108 @@
+"""Randomness is never a default: the contract of every privlib callable that draws.
+
+Two checks:
+
+1. discovery -- every public function and public method of privlib with an ``rng`` parameter
+   takes it keyword-only with no default, and has at least one ``Case`` in a
+   ``tests/rng_cases_*.py`` file;
+2. behaviour -- each case is called as described in ``tests/contract.py``.
+"""
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import privlib
+from contract import equal
+
+HERE = Path(__file__).resolve().parent
+
+
+def _cases():
+    out = []
+    for path in sorted(HERE.glob("rng_cases_*.py")):
+        mod = importlib.import_module(path.stem)
+        out.extend(mod.CASES)
+    return out
+
+
+CASES = _cases()
+
+
+def _public_callables():
+    """(qualified name, callable) of every public function / method defined in privlib."""
+    seen = {}
+    for info in pkgutil.walk_packages(privlib.__path__, "privlib."):
+        if any(part.startswith("_") for part in info.name.split(".")[1:]):
+            continue
+        mod = importlib.import_module(info.name)
+        for name, obj in vars(mod).items():
+            if name.startswith("_") or getattr(obj, "__module__", "") != mod.__name__:
+                continue
+            if inspect.isfunction(obj):
+                seen[f"{mod.__name__}.{name}"] = obj
+            elif inspect.isclass(obj):
+                for mname, meth in vars(obj).items():
+                    if mname.startswith("_") and mname != "__call__":
+                        continue
+                    fn = meth.__func__ if isinstance(meth, (classmethod, staticmethod)) else meth
+                    if inspect.isfunction(fn):
+                        seen[f"{mod.__name__}.{name}.{mname}"] = fn
+    return seen
+
+
+def _randomized():
+    return {q: f for q, f in _public_callables().items() if "rng" in inspect.signature(f).parameters}
+
+
+RANDOMIZED = _randomized()
+
+
+def test_some_randomized_functions_are_found():
+    assert len(RANDOMIZED) >= 20, sorted(RANDOMIZED)
+
+
+@pytest.mark.parametrize("qualname", sorted(RANDOMIZED))
+def test_rng_is_required_and_keyword_only(qualname):
+    p = inspect.signature(RANDOMIZED[qualname]).parameters["rng"]
+    assert p.kind is inspect.Parameter.KEYWORD_ONLY, f"{qualname}: rng must be keyword-only"
+    assert p.default is inspect.Parameter.empty, f"{qualname}: rng has a default ({p.default!r})"
+
+
+def _underlying(fn):
+    fn = getattr(fn, "__func__", fn)
+    return inspect.unwrap(fn)
+
+
+@pytest.mark.parametrize("qualname", sorted(RANDOMIZED))
+def test_every_randomized_callable_has_a_contract_case(qualname):
+    covered = {_underlying(c.fn) for c in CASES}
+    assert _underlying(RANDOMIZED[qualname]) in covered, f"{qualname}: no Case in tests/rng_cases_*.py"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_missing_rng_is_a_type_error_naming_rng(case):
+    with pytest.raises(TypeError, match="rng"):
+        case.fn(*case.args, **case.kwargs)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_none_rng_is_refused(case):
+    with pytest.raises(TypeError, match="rng"):
+        case.call(None)
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_equal_seeds_give_equal_outputs(case):
+    assert equal(case.call(12345), case.call(12345))
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_a_shared_generator_gives_different_draws(case):
+    gen = np.random.default_rng(2026)
+    assert not equal(case.call(gen), case.call(gen))
