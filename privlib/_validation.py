@@ -25,6 +25,9 @@ __all__ = [
     "check_no_nan",
     "check_in",
     "check_nonempty",
+    "check_finite",
+    "check_array",
+    "check_unique_columns",
 ]
 
 
@@ -178,3 +181,46 @@ def check_nonempty(df, name: str = "df") -> None:
     """A DataFrame or array with at least one row."""
     if len(df) == 0:
         raise ValueError(f"{name}: expected at least one row, got an empty table")
+
+
+def check_finite(value, name: str) -> float:
+    """A finite real number (not NaN, not +-inf); returns it as float."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
+    return v
+
+
+def check_array(values, name: str, *, ndim: int | None = None, finite: bool = True,
+                minimum: float | None = None, maximum: float | None = None, dtype=float) -> np.ndarray:
+    """An array of numbers (cast to ``dtype``) with optional shape and range requirements.
+
+    Raises ``TypeError`` when the values are not numeric, ``ValueError`` for the wrong number
+    of dimensions, NaN / inf (with ``finite``) or values outside ``[minimum, maximum]``; the
+    message names the argument, the offending value and what was expected.
+    """
+    try:
+        arr = np.asarray(values, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: expected numbers, got {_fmt(values)} ({exc})") from None
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name}: expected a {ndim}-d array, got shape {arr.shape}")
+    if arr.dtype.kind == "f" and finite and arr.size and not np.all(np.isfinite(arr)):
+        bad = arr[~np.isfinite(arr)].ravel()[0]
+        raise ValueError(f"{name}: expected finite numbers, got {bad!r} "
+                         f"({int((~np.isfinite(arr)).sum())} of {arr.size} values)")
+    if minimum is not None and arr.size and np.nanmin(arr) < minimum:
+        raise ValueError(f"{name}: expected values >= {minimum}, got a minimum of {np.nanmin(arr)!r}")
+    if maximum is not None and arr.size and np.nanmax(arr) > maximum:
+        raise ValueError(f"{name}: expected values <= {maximum}, got a maximum of {np.nanmax(arr)!r}")
+    return arr
+
+
+def check_unique_columns(df, name: str = "df") -> None:
+    """A DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame)."""
+    dup = df.columns[df.columns.duplicated()]
+    if len(dup):
+        raise ValueError(f"{name}: duplicated column name(s) {sorted(set(map(str, dup)))}; "
+                         "rename them so that every column has one name")

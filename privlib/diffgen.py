@@ -726,7 +726,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     def choose_split(a_idx, lo, hi, step, group):
         left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
         u = _num_scores(left, total, utility)
-        j = exponential(u, eps_p, du, gen, base_measure=lengths)
+        j = exponential(u, eps_p, du, rng=gen, base_measure=lengths)
         s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
         if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
             s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
@@ -752,7 +752,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
         if not cands:  # pragma: no cover - prevented by _check_h
             raise ValueError(f"h: no candidate left to specialize at iteration {it}")
         u = np.array([c[2] for c in cands])
-        pick = exponential(u, eps_p, du, gen)
+        pick = exponential(u, eps_p, du, rng=gen)
         ledger.append(BudgetEntry("Line 7", "exponential", eps_p, "sequential", "",
                                   f"iteration {it}: candidate selection among {len(cands)}"))
         a_idx, key, score, split = cands.pop(pick)

@@ -36,7 +36,7 @@ def laplace_scale(eps: float, sensitivity: float = 1.0) -> float:
     return sensitivity / eps
 
 
-def laplace(value, eps: float, sensitivity: float = 1.0, rng=0):
+def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
     """Return ``value + Lap(sensitivity / eps)`` (element-wise for arrays).
 
     Parameters
@@ -91,7 +91,7 @@ def exponential_probabilities(utilities, eps: float, sensitivity: float = 1.0, b
     return w / w.sum()
 
 
-def exponential(utilities, eps: float, sensitivity: float = 1.0, rng=0, base_measure=None) -> int:
+def exponential(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_measure=None) -> int:
     """Draw one index by the exponential mechanism (McSherry & Talwar 2007).
 
     Parameters
@@ -116,7 +116,7 @@ def exponential(utilities, eps: float, sensitivity: float = 1.0, rng=0, base_mea
     return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
 
 
-def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, rng=0, base_measure=None) -> np.ndarray:
+def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_measure=None) -> np.ndarray:
     """One exponential-mechanism draw per row of a 2-d utility array (McSherry & Talwar 2007).
 
     Row ``i`` picks column ``c`` with probability proportional to
@@ -201,7 +201,7 @@ def geometric_pmf(z, eps: float, sensitivity: float = 1.0):
     return (1 - alpha) / (1 + alpha) * alpha ** np.abs(z)
 
 
-def geometric(value, eps: float, sensitivity: float = 1.0, rng=0):
+def geometric(value, eps: float, sensitivity: float = 1.0, *, rng):
     """Return ``value + Z`` with Z two-sided geometric (the discrete Laplace mechanism).
 
     Z is the difference of two i.i.d. geometric variables with success probability

@@ -534,7 +534,7 @@ def _exponential_rows(utilities, valid, eps, sensitivity, gen):
     A thin wrapper of :func:`privlib.mechanisms.exponential_rows`: the candidates outside
     ``valid`` get utility ``-inf`` (probability 0).
     """
-    return exponential_rows(np.where(valid, utilities, -np.inf), eps, sensitivity, gen)
+    return exponential_rows(np.where(valid, utilities, -np.inf), eps, sensitivity, rng=gen)
 
 
 def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, median_fraction: float = 0.3,
@@ -634,7 +634,7 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
-                noisy[rows] = laplace(true_hist[rows], float(e), 1.0, gen).reshape(-1, S)
+                noisy[rows] = laplace(true_hist[rows], float(e), 1.0, rng=gen).reshape(-1, S)
             leaf_nodes.extend(active[leaf_idx].tolist())
             leaf_hists.append(noisy)
         if not split.any():
