@@ -1,11 +1,35 @@
-"""The reproduction scorecard every chapter ends with.
+"""The reproduction scorecard every chapter ends with: one typed row per claim of the source.
 
-A chapter collects one row per claim of its source: the claim, the source's value, our
-value (computed in the build), a tolerance and how to compare.  The *status* is always
-computed here, never typed in a notebook:
+A chapter's scorecard is an inventory of its source's results -- every table, figure, worked
+example and numeric or qualitative claim -- in the source's order, one row each.  The status of
+a row is always computed here, never typed in a notebook.
+
+Kinds of row (only ``reproduction`` rows count in a chapter's headline):
+
+====================== ====================================================================
+kind                    what the row checks
+====================== ====================================================================
+``reproduction``        the source's result, recomputed from data and the described method
+``source arithmetic``   the source's numbers checked against its own printed inputs
+``self-check``          a property or theorem that can only fail on a bug of ours
+``hypothesis``          a reading chosen to explain a difference (never counted as agreement)
+``cross-source``        a comparative claim of one source tested on the book's common scale
+====================== ====================================================================
+
+Statuses: ``agrees``, ``differs``, ``fragile`` (the status flips across seeds: it agrees in some
+and differs in others) and ``not reproduced`` (with the reason: confidential data, a number not
+printed, out of scope).
+
+Tolerance policy (:data:`TOLERANCE_POLICY`): a number the source prints agrees when ours is
+within half a unit of its last printed digit (pass the source's value as the printed string and
+``tolerance="printed"``); a wider tolerance must be stated in the row's note with its reason.
+A qualitative claim is turned into a test written next to it, its reading chosen before the
+result is known; a test that passes whatever the data is a ``self-check``, not an agreement.
+
+Comparisons (``compare=``):
 
 ============ ===========================================================================
-kind          agrees when
+compare       agrees when
 ============ ===========================================================================
 ``abs``       ``|ours - source| <= tolerance``
 ``rel``       ``|ours - source| <= tolerance * |source|``
@@ -15,65 +39,149 @@ kind          agrees when
 ``holds``     ``ours`` is a boolean that is True (a qualitative claim checked in code)
 ============ ===========================================================================
 
-Statuses: ``agrees``, ``differs``, or ``not computed`` when our value is ``None``/NaN.
-:meth:`Scorecard.save` writes ``book/scorecards/<chapter>.csv`` so that the book's
-reproduction report (``book/reproducibility.ipynb``) can gather every chapter's rows.
+A table or figure is one claim: :meth:`Scorecard.add_table` compares every cell and shows the
+largest error and the number of cells.  A value that depends on noise is given over several
+seeds (:class:`Seeds`): the row agrees only if it agrees in every seed, differs only if it
+differs in every seed, and is ``fragile`` otherwise ("agrees in 7 of 10 seeds").
+
+:meth:`Scorecard.save` writes ``book/scorecards/<chapter>.csv``; the book's reproduction report
+(``book/reproducibility.ipynb``) gathers every chapter's rows with :func:`load_scorecards`.
 """
 from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_in, check_positive
+from ._validation import _fmt, check_in, check_positive
 
-__all__ = ["Claim", "Scorecard", "status", "scorecard_dir", "load_scorecards"]
+__all__ = [
+    "Claim",
+    "Scorecard",
+    "Seeds",
+    "status",
+    "half_unit",
+    "scorecard_dir",
+    "load_scorecards",
+    "headline",
+    "CLAIM_KINDS",
+    "COMPARISONS",
+    "STATUSES",
+    "TOLERANCE_POLICY",
+]
 
-KINDS = ("abs", "rel", "at_least", "at_most", "range", "holds")
-COLUMNS = ["claim", "source value", "our value", "tolerance", "status", "note"]
+CLAIM_KINDS = ("reproduction", "source arithmetic", "self-check", "hypothesis", "cross-source")
+COMPARISONS = ("abs", "rel", "at_least", "at_most", "range", "holds")
+STATUSES = ("agrees", "differs", "fragile", "not reproduced")
+COLUMNS = ["where", "claim", "kind", "source value", "our value", "tolerance", "status", "note", "reason"]
+
+TOLERANCE_POLICY = (
+    "A number printed by the source agrees when ours lies within half a unit of its last printed "
+    "digit (85.3 agrees with 85.25 to 85.35). A wider tolerance is stated in the row's note with "
+    "its reason. A qualitative claim is a test written next to it, its reading fixed before the "
+    "result is known; a test that passes whatever the data is a self-check, not an agreement. A "
+    "value that depends on noise is computed over several seeds: it agrees (or differs) only if it "
+    "does in every seed, and is fragile otherwise."
+)
+
+_NUMBER = re.compile(r"^[+-]?(\d[\d,]*)?(\.(\d*))?([eE][+-]?\d+)?%?$")
+
+# The comparisons of the first scorecards (kept so that older calls keep their meaning).
+_LEGACY = "untyped"
+
+
+def half_unit(printed: str) -> float:
+    """Half a unit of the last digit of a number as the source prints it.
+
+    >>> half_unit("0.278"), half_unit("85.3"), half_unit("180"), half_unit("1,005"), half_unit("2.5e-3")
+    (0.0005, 0.05, 0.5, 0.5, 5e-05)
+    """
+    if not isinstance(printed, str):
+        raise TypeError(f"printed: expected the number as the source prints it (a str), got "
+                        f"{type(printed).__name__} {_fmt(printed)}")
+    text = printed.strip()
+    m = _NUMBER.match(text)
+    if not text or m is None or not (m.group(1) or m.group(3)):
+        raise ValueError(f"printed: expected a printed number such as '0.278' or '85.3', got {_fmt(printed)}")
+    decimals = len(m.group(3) or "")
+    exponent = int(m.group(4)[1:]) if m.group(4) else 0
+    return 0.5 * 10.0 ** (exponent - decimals)
+
+
+def _parse_printed(printed: str) -> float:
+    half_unit(printed)  # validates
+    return float(printed.strip().replace(",", "").rstrip("%"))
 
 
 def _isnan(x) -> bool:
-    try:
-        return x is None or (isinstance(x, float) and math.isnan(x))
-    except TypeError:  # pragma: no cover
-        return False
+    return x is None or (isinstance(x, (float, np.floating)) and math.isnan(float(x)))
 
 
-def status(source, ours, tolerance=0.0, kind: str = "abs") -> str:
-    """Compare ``ours`` with ``source`` and return ``"agrees"``, ``"differs"`` or ``"not computed"``."""
-    check_in(kind, "kind", KINDS)
+def status(source, ours, tolerance=0.0, compare: str = "abs") -> str:
+    """Compare ``ours`` with ``source``: ``"agrees"`` or ``"differs"`` (``"not computed"`` for None/NaN).
+
+    >>> status(0.375, 0.3751, 5e-4), status((3.57, 4.8), 5.5, 0.0, "range")
+    ('agrees', 'differs')
+    """
+    check_in(compare, "compare", COMPARISONS)
     if _isnan(ours):
         return "not computed"
-    if kind == "holds":
+    if compare == "holds":
         if not isinstance(ours, (bool, np.bool_)):
             raise TypeError(f"ours: a 'holds' claim needs a boolean, got {type(ours).__name__} {ours!r}")
         return "agrees" if bool(ours) else "differs"
     tol = check_positive(tolerance, "tolerance", allow_zero=True)
     ours = float(ours)
-    if kind == "range":
-        lo, hi = (float(x) for x in source)
+    if compare == "range":
+        lo, hi = (float(_parse_printed(x) if isinstance(x, str) else x) for x in source)
         ok = lo - tol <= ours <= hi + tol
     else:
-        src = float(source)
-        if kind == "abs":
+        src = float(_parse_printed(source) if isinstance(source, str) else source)
+        if compare == "abs":
             ok = abs(ours - src) <= tol + 1e-12
-        elif kind == "rel":
+        elif compare == "rel":
             ok = abs(ours - src) <= tol * abs(src) + 1e-12
-        elif kind == "at_least":
+        elif compare == "at_least":
             ok = ours >= src - tol
         else:  # at_most
             ok = ours <= src + tol
     return "agrees" if ok else "differs"
 
 
+class Seeds(tuple):
+    """Our value computed once per seed (a status that depends on noise is measured over seeds).
+
+    >>> Seeds([0.8, 0.9, 1.1]).summary(3)
+    'median 0.9 (0.8 to 1.1, 3 seeds)'
+    """
+
+    def __new__(cls, values):
+        values = tuple(values)
+        if len(values) < 2:
+            raise ValueError(f"values: expected the value in at least 2 seeds, got {len(values)}")
+        return super().__new__(cls, values)
+
+    def summary(self, digits: int = 4) -> str:
+        if all(isinstance(v, (bool, np.bool_)) for v in self):
+            return f"holds in {sum(bool(v) for v in self)} of {len(self)} seeds"
+        arr = np.asarray(self, dtype=float)
+        return (f"median {_fmt_value(float(np.median(arr)), digits)} "
+                f"({_fmt_value(float(arr.min()), digits)} to {_fmt_value(float(arr.max()), digits)}, "
+                f"{len(self)} seeds)")
+
+
 def _fmt_value(v, digits: int) -> str:
+    if isinstance(v, Seeds):
+        return v.summary(digits)
     if isinstance(v, (bool, np.bool_)):
         return "holds" if v else "does not hold"
+    if isinstance(v, str):
+        return v
     if isinstance(v, (tuple, list)):
         return "[" + ", ".join(_fmt_value(x, digits) for x in v) + "]"
     if isinstance(v, (int, np.integer)):
@@ -85,69 +193,201 @@ def _fmt_value(v, digits: int) -> str:
     return "" if v is None else str(v)
 
 
-def _fmt_tol(tol, kind) -> str:
-    if kind == "holds":
+def _fmt_tol(tol, compare) -> str:
+    if compare == "holds":
         return "-"
-    if kind == "rel":
+    if compare == "rel":
         return f"±{100 * float(tol):.3g}%"
-    sym = {"abs": "±", "at_least": "≥ source −", "at_most": "≤ source +", "range": "range ±"}[kind]
+    sym = {"abs": "±", "at_least": "≥ source −", "at_most": "≤ source +", "range": "range ±"}[compare]
     return f"{sym}{float(tol):.3g}"
 
 
 @dataclass(frozen=True)
 class Claim:
-    """One row of a scorecard."""
+    """One row of a scorecard (see the module docstring for ``kind``, ``compare`` and statuses)."""
 
     claim: str
     source: object
     ours: object
     tolerance: float = 0.0
-    kind: str = "abs"
+    compare: str = "abs"
+    kind: str = _LEGACY
+    where: str = ""
     note: str = ""
+    reason: str = ""
+    #: set by :meth:`Scorecard.add_table`: (number of cells, largest error, cells outside tolerance)
+    cells: tuple | None = None
+
+    @property
+    def seed_statuses(self) -> list:
+        """The status in each seed (empty unless ``ours`` is :class:`Seeds`)."""
+        if not isinstance(self.ours, Seeds):
+            return []
+        return [status(self.source, v, self.tolerance, self.compare) for v in self.ours]
 
     @property
     def status(self) -> str:
-        return status(self.source, self.ours, self.tolerance, self.kind)
+        if self.reason and self.ours is None:
+            return "not reproduced"
+        if self.cells is not None:
+            return "agrees" if self.cells[2] == 0 else "differs"
+        if isinstance(self.ours, Seeds):
+            st = self.seed_statuses
+            if all(s == "agrees" for s in st):
+                return "agrees"
+            if all(s == "differs" for s in st):
+                return "differs"
+            return "fragile"
+        return status(self.source, self.ours, self.tolerance, self.compare)
+
+    @property
+    def seed_note(self) -> str:
+        st = self.seed_statuses
+        return f"agrees in {st.count('agrees')} of {len(st)} seeds" if st else ""
 
 
 @dataclass
 class Scorecard:
-    """An ordered collection of :class:`Claim` rows for one chapter.
+    """The ordered, typed claims inventory of one chapter.
 
     Examples
     --------
     >>> card = Scorecard("t-closeness")
-    >>> card.add("D[P1, Q], ordered distance", 0.375, 0.375, 5e-4)
+    >>> _ = card.add("D[P1, Q], ordered distance", "0.375", 0.375, "printed", kind="reproduction",
+    ...              where="Section 4")
+    >>> _ = card.add("Carl's posterior changes with the knowledge", True, True, compare="holds",
+    ...              kind="reproduction", where="Slide 9")
+    >>> _ = card.not_reproduced("Census experiment", "Figure 6", reason="the extract is not public")
     >>> card.to_frame()["status"].tolist()
-    ['agrees']
+    ['agrees', 'agrees', 'not reproduced']
+    >>> card.counts()["reproduction"]
+    {'claims': 3, 'agrees': 2, 'differs': 0, 'fragile': 0, 'not reproduced': 1}
     """
 
     chapter: str
     digits: int = 4
     claims: list = field(default_factory=list)
 
-    def add(self, claim: str, source, ours, tolerance: float = 0.0, kind: str = "abs", note: str = "") -> Claim:
-        """Add a row; ``source`` is the value the source states, ``ours`` the computed one."""
-        row = Claim(claim, source, ours, tolerance, kind, note)
-        row.status  # validate now, not at display time
+    # ------------------------------------------------------------------ adding rows
+    def add(self, claim: str, source, ours, tolerance=0.0, compare: str = "abs", *, kind: str | None = None,
+            where: str = "", note: str = "", reason: str = "") -> Claim:
+        """Add one claim.
+
+        Parameters
+        ----------
+        claim : str
+            The claim, in the source's words where possible.
+        source : float, str, tuple or bool
+            The source's value; a str is the number as printed (``"85.3"``).
+        ours : float, bool or Seeds
+            Our value, computed in the build; :class:`Seeds` for a value that depends on noise.
+        tolerance : float or "printed"
+            ``"printed"``: half a unit of the last digit of ``source`` (which must be a str).
+        compare : str
+            One of :data:`COMPARISONS`.
+        kind : str
+            One of :data:`CLAIM_KINDS` (required).
+        where : str
+            Where the claim stands in the source ("Table 3", "Figure 5(a)", "Section 4.2").
+        note, reason : str
+            Free text; ``reason`` is required when a row is not a plain reproduction of a
+            printed number by a different tolerance (see the policy).
+        """
+        if kind in COMPARISONS:  # first-generation call: kind=<comparison>, no claim kind
+            compare, kind = kind, None
+        if kind is None:
+            kind = _LEGACY
+        else:
+            check_in(kind, "kind", CLAIM_KINDS)
+        check_in(compare, "compare", COMPARISONS)
+        if isinstance(tolerance, str):
+            check_in(tolerance, "tolerance", ("printed",))
+            if compare == "range":
+                tolerance = max(half_unit(x) for x in source)
+            elif not isinstance(source, str):
+                raise TypeError(f"source: tolerance='printed' needs the source's number as printed (a str), "
+                                f"got {type(source).__name__} {_fmt(source)}")
+            else:
+                tolerance = half_unit(source)
+        row = Claim(claim, source, ours, tolerance, compare, kind, where, note, reason)
+        st = row.status  # validate now, not at display time
+        if st == "not computed" and kind != _LEGACY:
+            raise ValueError(f"ours: claim {claim!r} has no computed value; use not_reproduced(..., reason=...) "
+                             "for a claim that cannot be checked here")
         self.claims.append(row)
         return row
 
+    def add_table(self, claim: str, source, ours, tolerance="printed", *, kind: str = "reproduction",
+                  where: str = "", note: str = "", reason: str = "") -> Claim:
+        """Add a whole table or figure as one claim: it agrees when every cell is within tolerance.
+
+        ``source`` holds the cells as printed (strings, for ``tolerance="printed"``: each cell is
+        then compared within half a unit of its own last digit) or as numbers with a float
+        ``tolerance``; ``ours`` the same cells as numbers.  The row shows the number of cells and
+        the largest absolute error.
+        """
+        check_in(kind, "kind", CLAIM_KINDS)
+        src = np.asarray(source, dtype=object)
+        mine = np.asarray(ours, dtype=float)
+        if src.shape != mine.shape or src.size == 0:
+            raise ValueError(f"ours: expected the shape of the source table {src.shape}, got {mine.shape}")
+        if np.isnan(mine).any():
+            raise ValueError(f"ours: claim {claim!r} has NaN cells ({int(np.isnan(mine).sum())} of {mine.size})")
+        flat = src.ravel()
+        if isinstance(tolerance, str):
+            check_in(tolerance, "tolerance", ("printed",))
+            if not all(isinstance(x, str) for x in flat):
+                raise TypeError("source: tolerance='printed' needs every cell as printed (a str)")
+            tol = np.array([half_unit(x) for x in flat])
+        else:
+            tol = np.full(flat.size, check_positive(tolerance, "tolerance", allow_zero=True))
+        vals = np.array([_parse_printed(x) if isinstance(x, str) else float(x) for x in flat])
+        err = np.abs(mine.ravel() - vals)
+        bad = int((err > tol + 1e-12).sum())
+        cells = (int(flat.size), float(err.max()), bad)
+        shown_tol = float(tol.max())
+        row = Claim(claim, f"{flat.size} cells", f"largest error {_fmt_value(float(err.max()), 3)}", shown_tol,
+                    "abs", kind, where, note, reason, cells)
+        self.claims.append(row)
+        return row
+
+    def not_reproduced(self, claim: str, where: str, *, reason: str, source="", kind: str = "reproduction") -> Claim:
+        """Record a claim of the source that cannot be checked here, with the reason."""
+        check_in(kind, "kind", CLAIM_KINDS)
+        if not isinstance(reason, str) or not reason.strip():
+            raise ValueError(f"reason: a claim that is not reproduced needs its reason, got {_fmt(reason)}")
+        row = Claim(claim, source, None, 0.0, "abs", kind, where, "", reason.strip())
+        self.claims.append(row)
+        return row
+
+    # ------------------------------------------------------------------ views
     def to_frame(self) -> pd.DataFrame:
-        rows = [{
-            "claim": c.claim,
-            "source value": _fmt_value(c.source, self.digits),
-            "our value": _fmt_value(c.ours, self.digits),
-            "tolerance": _fmt_tol(c.tolerance, c.kind),
-            "status": c.status,
-            "note": c.note,
-        } for c in self.claims]
+        rows = []
+        for c in self.claims:
+            st = c.status
+            note = "; ".join(x for x in (c.seed_note, c.note) if x)
+            if c.cells is not None:
+                n, worst, bad = c.cells
+                note = "; ".join(x for x in (f"{n} cells, {bad} outside tolerance", note) if x)
+            rows.append({
+                "where": c.where,
+                "claim": c.claim,
+                "kind": c.kind,
+                "source value": _fmt_value(c.source, self.digits),
+                "our value": "-" if st == "not reproduced" else _fmt_value(c.ours, self.digits),
+                "tolerance": "-" if st == "not reproduced" else _fmt_tol(c.tolerance, c.compare),
+                "status": st,
+                "note": note,
+                "reason": c.reason,
+            })
         return pd.DataFrame(rows, columns=COLUMNS)
 
+    def counts(self) -> dict:
+        """``{kind: {"claims": n, status: n, ...}}`` for every kind present (reproduction first)."""
+        return _counts(self.to_frame())
+
     def summary(self) -> str:
-        s = self.to_frame()["status"].value_counts()
-        return (f"{self.chapter}: {len(self.claims)} claims, {int(s.get('agrees', 0))} agree, "
-                f"{int(s.get('differs', 0))} differ, {int(s.get('not computed', 0))} not computed")
+        return _summary_text(self.chapter, self.counts())
 
     def save(self, directory=None) -> Path:
         """Write the scorecard to ``<directory>/<chapter>.csv`` (default :func:`scorecard_dir`)."""
@@ -161,6 +401,46 @@ class Scorecard:
 
     def _repr_html_(self):  # pragma: no cover - display only
         return self.to_frame().to_html(index=False)
+
+
+def _counts(frame: pd.DataFrame) -> dict:
+    out = {}
+    kinds = [k for k in (*CLAIM_KINDS, _LEGACY) if k in set(frame["kind"])]
+    for k in kinds:
+        st = frame.loc[frame["kind"] == k, "status"].value_counts()
+        row = {"claims": int(st.sum())}
+        for s in (*STATUSES, "not computed"):
+            if s != "not computed" or st.get(s, 0):
+                row[s] = int(st.get(s, 0))
+        out[k] = row
+    return out
+
+
+def _summary_text(chapter: str, counts: dict) -> str:
+    rep = counts.get("reproduction", {"claims": 0})
+    head = (f"{chapter}: {rep['claims']} reproduction claims: {rep.get('agrees', 0)} agree, "
+            f"{rep.get('differs', 0)} differ, {rep.get('fragile', 0)} fragile, "
+            f"{rep.get('not reproduced', 0)} not reproduced")
+    others = [f"{c['claims']} {k} ({c.get('agrees', 0)} agree)" for k, c in counts.items() if k != "reproduction"]
+    return head + ("; also " + ", ".join(others) if others else "")
+
+
+def headline(cards: pd.DataFrame) -> pd.DataFrame:
+    """Per chapter: reproduction claims and their statuses, then the other kinds (the report's table)."""
+    rows = {}
+    for chapter, frame in cards.groupby("chapter", sort=False):
+        c = _counts(frame)
+        rep = c.get("reproduction", {})
+        row = {"claims": rep.get("claims", 0), **{s: rep.get(s, 0) for s in STATUSES}}
+        for k in CLAIM_KINDS[1:]:
+            row[k] = c.get(k, {}).get("claims", 0)
+        if _LEGACY in c:
+            row[_LEGACY] = c[_LEGACY]["claims"]
+        rows[chapter] = row
+    table = pd.DataFrame.from_dict(rows, orient="index").fillna(0).astype(int)
+    if len(table):
+        table.loc["all chapters"] = table.sum()
+    return table
 
 
 def scorecard_dir() -> Path:
@@ -177,9 +457,19 @@ def scorecard_dir() -> Path:
 
 
 def load_scorecards(directory=None) -> pd.DataFrame:
-    """Concatenate every chapter's saved scorecard (empty frame if there is none)."""
+    """Concatenate every chapter's saved scorecard (empty frame if there is none).
+
+    Scorecards saved before rows had a kind are read with ``kind = "untyped"``.
+    """
     directory = Path(directory) if directory is not None else scorecard_dir()
     files = sorted(directory.glob("*.csv")) if directory.exists() else []
     if not files:
         return pd.DataFrame(columns=["chapter", *COLUMNS])
-    return pd.concat([pd.read_csv(f, keep_default_na=False) for f in files], ignore_index=True)
+    frames = []
+    for f in files:
+        frame = pd.read_csv(f, keep_default_na=False)
+        for col in COLUMNS:
+            if col not in frame.columns:
+                frame[col] = _LEGACY if col == "kind" else ""
+        frames.append(frame[["chapter", *COLUMNS]])
+    return pd.concat(frames, ignore_index=True)
