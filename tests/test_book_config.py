@@ -51,3 +51,23 @@ def test_readme_commands_are_what_ci_runs():
     assert "<!-- build-command -->" in readme and "<!-- test-command -->" in readme
     assert "jupyter-book build . -W -n --keep-going" in readme
     assert "README.md" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_no_button_points_at_a_placeholder_address():
+    cfg = config()
+    assert "repository" not in cfg, "no public repository exists: no repository address in the book"
+    html = cfg["html"]
+    assert not html["use_repository_button"] and not html["use_issues_button"] and not html["use_edit_page_button"]
+    assert html["use_download_button"]
+    launch = cfg.get("launch_buttons", {})
+    assert not launch.get("binderhub_url") and not launch.get("colab_url") and not launch.get("thebe")
+
+
+def test_citation_file_cites_the_compendium_and_its_sources():
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert cff["cff-version"].startswith("1.2") and cff["title"].startswith("privlib-book")
+    assert cff["license"] == "MIT"
+    titles = " ".join(r["title"] for r in cff["references"])
+    for word in ("t-Closeness", "Empirical privacy", "Differentially private data release",
+                 "Long-Term Privacy Bounds", "Confidentiality Protection"):
+        assert word in titles
