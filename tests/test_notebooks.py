@@ -73,3 +73,27 @@ def test_progress_bars_are_hidden_from_the_rendered_page(path):
             if "remove-stderr" not in c.get("metadata", {}).get("tags", []):
                 untagged.append(i)
     assert not untagged, f"{path.name}: code cells {untagged} print a progress bar but lack the tag remove-stderr"
+
+
+def _output_text(output) -> str:
+    if output.get("output_type") == "stream":
+        return "".join(output.get("text", ""))
+    return "".join("".join(v) if isinstance(v, list) else str(v)
+                   for k, v in output.get("data", {}).items() if k.startswith("text/"))
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_no_notebook_falls_back_to_data_derived_values(path):
+    # Every DP call of the book passes public domains and class labels: the build shows no
+    # PrivacyLeakWarning (a privlib function warns every time it has to derive one from the data).
+    leaks = [i for i, c in enumerate(_code_cells(path)) for o in c.get("outputs", [])
+             if "PrivacyLeakWarning" in _output_text(o)]
+    assert not leaks, f"{path.name}: code cells {leaks} print a PrivacyLeakWarning"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_reader_facing_text_never_speaks_of_the_tracker(path):
+    cells = json.loads(path.read_text())["cells"]
+    bad = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+           and re.search(r"\bthe issue\b|\bissues? #?\d|\bthe tracker\b", "".join(c["source"]), re.I)]
+    assert not bad, f"{path.name}: markdown cells {bad} speak of the issue tracker"
