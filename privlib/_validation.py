@@ -127,7 +127,10 @@ def check_distribution(p, name: str, *, atol: float = 1e-9, axis: int = -1) -> n
     Requires finite, non-negative entries summing to 1 within ``atol`` (scaled by the
     length of the vector).  Returns a float array.
     """
-    arr = np.asarray(p, dtype=float)
+    try:
+        arr = np.asarray(p, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected probabilities (numbers), got {_fmt(p)}") from None
     if arr.ndim == 0 or arr.shape[axis] == 0:
         raise ValueError(f"{name}: expected a non-empty probability vector, got {_fmt(p)}")
     if not np.all(np.isfinite(arr)):

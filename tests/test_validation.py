@@ -91,3 +91,10 @@ def test_check_in_and_nonempty():
         v.check_in("c", "kind", ["a", "b"])
     with pytest.raises(ValueError, match="at least one row"):
         v.check_nonempty(pd.DataFrame({"a": []}))
+
+
+def test_check_distribution_names_the_argument_for_non_numbers():
+    import pytest
+    from privlib._validation import check_distribution
+    with pytest.raises(TypeError, match="weights: expected probabilities"):
+        check_distribution(["a", "b"], "weights")
