@@ -109,7 +109,7 @@ def bench_adult_search(qi_sizes=range(3, 8)):
     }
     rows = []
     for d in qi_sizes:
-        enc = encode(adult, qi7[:d], hs, ["occupation", "income"], {"occupation": occ.leaves})
+        enc = encode(adult, qi7[:d], hs, ["occupation", "income"], {"occupation": occ.leaves, "income": ["<=50K", ">50K"]})
         for name, r in reqs.items():
             for direction in ("bottom-up", "top-down"):
                 sec, res = best_of(lambda: search(enc, r, direction=direction), 1)

@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 
-from ._validation import check_distribution
+from ._validation import check_distribution, check_positive
 from .hierarchy import Hierarchy
 
 __all__ = [
@@ -38,8 +38,20 @@ __all__ = [
 ]
 
 
+def _as_float(x, name):
+    try:
+        return np.asarray(x, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name}: expected a probability vector of numbers, got {x!r:.80} ({exc})") from None
+
+
 def _pair(p, q, *, batch: bool = True):
-    p = check_distribution(p, "p")
+    pi, qi = getattr(p, "index", None), getattr(q, "index", None)
+    if pi is not None and qi is not None and hasattr(pi, "equals") and not pi.equals(qi):
+        raise ValueError("p and q: pandas objects with different indexes would be compared by position; align "
+                         "them first (e.g. q.reindex(p.index, fill_value=0))")
+    p = check_distribution(_as_float(p, "p"), "p")
+    q = _as_float(q, "q")
     q = check_distribution(q, "q")
     if q.ndim != 1:
         raise ValueError(f"q: expected one distribution (1-d), got shape {q.shape}")
@@ -67,9 +79,14 @@ def kl_divergence(p, q, base: float = np.e):
     Terms with ``p_i = 0`` contribute 0; a ``p_i > 0`` where ``q_i = 0`` gives ``inf``.
     Natural logarithm by default (``base=2`` for bits).
     """
+    if not isinstance(base, (int, float, np.integer, np.floating)) or isinstance(base, bool):
+        raise TypeError(f"base: expected a real number > 0 other than 1, got {type(base).__name__} {base!r}")
     p, q = _pair(p, q)
     with np.errstate(divide="ignore", invalid="ignore"):
         terms = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0) / q), 0.0)
+    base = check_positive(base, "base")
+    if base == 1.0:
+        raise ValueError("base: expected a logarithm base > 0 other than 1, got 1")
     val = terms.sum(axis=-1) / np.log(base)
     return _out(val)
 
@@ -128,17 +145,21 @@ def _hier_matrices(hierarchy: Hierarchy):
 
 
 def _as_leaf_vector(p, hierarchy: Hierarchy, name: str):
+    if hasattr(p, "index") and hasattr(p, "to_dict") and getattr(p, "ndim", 0) == 1:   # a pandas Series
+        if p.index.has_duplicates:
+            raise ValueError(f"{name}: expected a Series indexed by distinct leaves, got duplicates")
+        p = p.to_dict()                      # aligned by its index, never by position
     if isinstance(p, Mapping):
         hierarchy.check_values(list(p.keys()))
         vec = np.zeros(len(hierarchy.leaves))
         for k, v in p.items():
             vec[hierarchy._leaf_index[k]] = v
         return vec
-    arr = np.asarray(p, dtype=float)
-    if arr.shape[-1] != len(hierarchy.leaves):
+    arr = _as_float(p, name)
+    if arr.ndim == 0 or arr.shape[-1] != len(hierarchy.leaves):
         raise ValueError(
             f"{name}: expected a mapping leaf -> probability or an array over the {len(hierarchy.leaves)} "
-            f"leaves of the hierarchy, got length {arr.shape[-1]}")
+            f"leaves of the hierarchy, got shape {arr.shape}")
     return arr
 
 
@@ -151,8 +172,9 @@ def emd_hierarchical(p, q, hierarchy: Hierarchy):
 
     Parameters
     ----------
-    p, q : mapping leaf -> probability, or arrays aligned with ``hierarchy.leaves``
+    p, q : mapping or Series leaf -> probability, or arrays aligned with ``hierarchy.leaves``
         Leaves absent from a mapping have probability 0; a key that is not a leaf is an error.
+        A Series is aligned by its index.
         ``p`` may also be a 2-d array (one distribution per row).
     hierarchy : Hierarchy
     """
@@ -200,6 +222,8 @@ def emd_flow(p, q, ground):
     a_cols = sparse.kron(ones, eye)          # column sums
     a_eq = sparse.vstack([a_rows, a_cols]).tocsr()
     b_eq = np.concatenate([p, q])
+    from scipy import optimize   # imported on first use: only the LP check needs it
+
     res = optimize.linprog(g.ravel(), A_eq=a_eq, b_eq=b_eq, bounds=(0, None), method="highs")
     if res.status != 0:  # pragma: no cover - the problem is always feasible and bounded
         raise RuntimeError(f"EMD linear program failed: {res.message}")

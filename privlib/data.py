@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ._validation import check_in
+from ._validation import as_generator, check_columns, check_in, check_int, check_no_nan, check_unique_columns
 from .hierarchy import Hierarchy
 
 __all__ = [
@@ -129,6 +129,8 @@ def load_adult(split: str = "all", dropna: bool = True) -> pd.DataFrame:
         ``income`` exactly ``"<=50K"`` or ``">50K"`` (the test file's trailing dots removed).
     """
     check_in(split, "split", ("all", "train", "test"))
+    if not isinstance(dropna, (bool, np.bool_)):
+        raise TypeError(f"dropna: expected True or False, got {type(dropna).__name__} {dropna!r}")
     directory = str(data_dir() / "adult")
     names = {"all": ["adult.data", "adult.test"], "train": ["adult.data"], "test": ["adult.test"]}[split]
     df = pd.concat([_read_adult_file(n, directory) for n in names], ignore_index=True)
@@ -181,7 +183,7 @@ IPUMS_VARIABLES = {
 SALARY_EDGES = [1, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 80_000, 100_000, 150_000]
 
 
-def load_ipums(path, n: int | None = 100_000, rng=2009) -> pd.DataFrame:
+def load_ipums(path, n: int | None = 100_000, *, rng) -> pd.DataFrame:
     """Read a reader's own IPUMS USA extract for the original Cormode et al. experiment.
 
     The extract (CSV, optionally gzip-compressed, as IPUMS delivers it) must contain the
@@ -189,24 +191,45 @@ def load_ipums(path, n: int | None = 100_000, rng=2009) -> pd.DataFrame:
     ``INCWAGE``; the 2009 ACS sample is what the source used.  Records with missing wage
     income or no occupation are dropped; ``salary_class`` bins ``INCWAGE`` at
     :data:`SALARY_EDGES` (class 0: no wage income).  ``n`` records are sampled without
-    replacement (``None`` keeps all).
+    replacement (``None`` keeps all; an extract of at most ``n`` usable records is kept whole).
+
+    Parameters
+    ----------
+    path : str or Path
+    n : int >= 1 or None
+    rng : int or numpy.random.Generator
+        Required: the sample of ``n`` records is random (the source's experiment used the
+        seed 2009; pass ``rng=2009`` to follow it).
 
     Returns
     -------
     pandas.DataFrame
         Columns ``age, state, education, occupation, salary_class`` (all integer codes).
     """
-    from ._validation import as_generator, check_columns
+    gen = as_generator(rng)
+    if n is not None:
+        n = check_int(n, "n", minimum=1)
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: IPUMS extract not found; IPUMS data are not redistributed, "
                                 "request an extract with the variables of privlib.data.IPUMS_VARIABLES")
     df = pd.read_csv(path)
-    df.columns = [c.upper() for c in df.columns]
+    df.columns = [str(c).strip().upper() for c in df.columns]
+    check_unique_columns(df, f"{path} (column names, upper-cased)")
     if "OCC" not in df.columns and "OCC1990" in df.columns:
         df = df.rename(columns={"OCC1990": "OCC"})
     check_columns(df, list(IPUMS_VARIABLES), "IPUMS variables")
+    for c in IPUMS_VARIABLES:
+        if not pd.api.types.is_numeric_dtype(df[c]):
+            bad = pd.to_numeric(df[c], errors="coerce").isna() & df[c].notna()
+            raise ValueError(f"{path}: IPUMS variable {c!r} must hold numeric codes, got {df[c][bad].iloc[:3].tolist()} "
+                             f"(line(s) {[int(i) + 2 for i in df.index[bad][:3]]})")
     df = df[(df["INCWAGE"] < 999998) & (df["OCC"] > 0)]
+    check_no_nan(df, str(path), list(IPUMS_VARIABLES))
+    for c in ("AGE", "STATEFIP", "EDUC", "OCC"):
+        v = df[c].to_numpy(dtype=float)
+        if np.any(v != np.round(v)):
+            raise ValueError(f"{path}: IPUMS variable {c!r} must hold integer codes, got {v[v != np.round(v)][:3].tolist()}")
     out = pd.DataFrame({
         "age": df["AGE"].astype("int64"),
         "state": df["STATEFIP"].astype("int64"),
@@ -215,7 +238,7 @@ def load_ipums(path, n: int | None = 100_000, rng=2009) -> pd.DataFrame:
         "salary_class": np.searchsorted(SALARY_EDGES, df["INCWAGE"].to_numpy(), side="right").astype("int64"),
     }).reset_index(drop=True)
     if n is not None and n < len(out):
-        idx = np.sort(as_generator(rng).choice(len(out), size=n, replace=False))
+        idx = np.sort(gen.choice(len(out), size=n, replace=False))
         out = out.iloc[idx].reset_index(drop=True)
     return out
 
@@ -292,5 +315,8 @@ def load_hierarchy(attribute: str) -> Hierarchy:
 
 def adult_hierarchies(attributes=None) -> dict:
     """``{attribute: Hierarchy}`` for the given Adult attributes (default: all 15)."""
+    if isinstance(attributes, str):
+        raise TypeError(f"attributes: expected a list of attribute names, got the string {attributes!r} "
+                        f"(use [{attributes!r}] or load_hierarchy({attributes!r}))")
     attributes = ADULT_HIERARCHIES if attributes is None else attributes
     return {a: load_hierarchy(a) for a in attributes}

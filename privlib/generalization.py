@@ -37,7 +37,9 @@ Data-quality metrics (slide "Experimental Results", Figure 4):
 Everything is vectorised: QI values are encoded once as integer leaf codes; a node is
 evaluated by generalizing with lookup arrays, forming one mixed-radix integer key per
 distinct QI row, grouping with ``np.bincount``/``np.unique``, and counting sensitive values
-with one ``np.bincount`` per sensitive attribute.
+with one ``np.bincount`` per sensitive attribute.  The mixed-radix key never overflows
+int64: when the product of the level widths would pass ``2**62`` the partial key is
+re-factorised (``np.unique(return_inverse=True)``) so that it stays below the number of rows.
 """
 from __future__ import annotations
 
@@ -49,7 +51,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from ._validation import check_columns, check_in, check_int, check_no_nan, check_nonempty, check_positive
+from ._validation import (check_array, check_columns, check_in, check_int, check_no_nan, check_nonempty,
+                          check_positive, check_probability, check_unique_columns)
 from .closeness import emd_equal, emd_hierarchical, emd_ordered
 from .hierarchy import Hierarchy
 from .models import check_l
@@ -91,6 +94,7 @@ class Encoded:
     sa_domain: Mapping = field(default_factory=dict)   # sa -> tuple of values
     n: int = 0
     base: object = None               # frequency set of the bottom node (filled by encode)
+    sa_ordered: Mapping = field(default_factory=dict)  # sa -> True when its domain order is meaningful
 
     @property
     def heights(self) -> tuple:
@@ -121,15 +125,26 @@ def encode(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, sensitive:
     sensitive : list of str
         Sensitive attributes whose counts are carried along.
     sa_domains : mapping column -> sequence, optional
-        Domain (order) of a sensitive attribute; default the sorted distinct values.  For a
-        hierarchical distance pass the hierarchy's leaves.
+        Domain (order) of a sensitive attribute; default the sorted distinct values (the
+        categories of an ordered categorical).  For a hierarchical distance pass the
+        hierarchy's leaves; for an ordered distance on a non-numeric attribute pass its
+        order (a string domain is not ordered by its spelling: ``"11K" < "3K"``).
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
     if not qi:
         raise ValueError("qi: expected at least one quasi-identifier column, got none")
+    if len(set(qi)) != len(qi):
+        raise ValueError(f"qi: expected distinct column names, got {qi}")
+    if isinstance(sensitive, str):
+        sensitive = [sensitive]
     sensitive = check_columns(df, list(sensitive), "sensitive") if len(sensitive) else []
+    if sa_domains is not None and not isinstance(sa_domains, Mapping):
+        raise TypeError(f"sa_domains: expected a mapping column -> domain, got {type(sa_domains).__name__}")
+    if not isinstance(hierarchies, Mapping):
+        raise TypeError(f"hierarchies: expected a mapping column -> Hierarchy, got {type(hierarchies).__name__}")
     check_nonempty(df, "df")
     check_no_nan(df, "df", qi + sensitive)
     missing = [a for a in qi if a not in hierarchies]
@@ -149,25 +164,46 @@ def encode(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, sensitive:
         hs.append(h)
     rows, inverse, weight = np.unique(codes, axis=0, return_inverse=True, return_counts=True)
     inverse = inverse.ravel()
-    sa_counts, sa_domain = {}, {}
+    sa_counts, sa_domain, sa_ordered = {}, {}, {}
     for s in sensitive:
         dom = None if sa_domains is None else sa_domains.get(s)
-        dom = pd.Index(sorted(pd.unique(df[s]))) if dom is None else pd.Index(list(dom))
-        sc = dom.get_indexer(df[s])
+        col = df[s]
+        if dom is not None:
+            dom = pd.Index(list(dom))
+            if dom.has_duplicates:
+                raise ValueError(f"sa_domains[{s!r}]: expected distinct values, got duplicates "
+                                 f"{list(dom[dom.duplicated()][:5])}")
+            sa_ordered[s] = True
+        elif isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered:
+            dom = pd.Index(list(col.cat.categories))
+            sa_ordered[s] = True
+        else:
+            dom = pd.Index(sorted(pd.unique(col)))
+            sa_ordered[s] = bool(pd.api.types.is_numeric_dtype(col))
+        sc = dom.get_indexer(col)
         if (sc < 0).any():
-            raise ValueError(f"sa_domains: value(s) {list(pd.unique(df[s][sc < 0]))[:5]} of {s!r} not in its domain")
+            raise ValueError(f"sa_domains: value(s) {pd.Series(pd.unique(col[sc < 0])[:5]).tolist()} of {s!r} "
+                             "not in its domain")
         mat = sparse.coo_matrix((np.ones(len(df)), (inverse, sc)), shape=(len(rows), len(dom))).tocsr().tocoo()
         sa_counts[s] = (mat.row.astype(np.int64), mat.col.astype(np.int64), mat.data)
         sa_domain[s] = tuple(dom)
     enc = Encoded(qi=tuple(qi), hierarchies=tuple(hs), rows=rows, weight=weight.astype(float),
                   lookups=tuple(lookups), widths=tuple(widths), sa_counts=sa_counts, sa_domain=sa_domain,
-                  n=len(df))
+                  n=len(df), sa_ordered=sa_ordered)
     object.__setattr__(enc, "base", _base_freqset(enc))
     return enc
 
 
+def _check_enc(enc) -> None:
+    if not isinstance(enc, Encoded):
+        raise TypeError(f"enc: expected an Encoded table (privlib.generalization.encode), got {type(enc).__name__}")
+
+
 def _check_levels(enc: Encoded, levels) -> tuple:
-    levels = tuple(int(x) for x in levels)
+    _check_enc(enc)
+    if isinstance(levels, (str, Mapping)) or not hasattr(levels, "__iter__"):
+        raise TypeError(f"levels: expected a sequence of one integer level per QI {list(enc.qi)}, got {levels!r}")
+    levels = tuple(check_int(x, "levels") for x in levels)
     if len(levels) != len(enc.qi):
         raise ValueError(f"levels: expected one level per QI {list(enc.qi)}, got {levels}")
     for a, L, H in zip(enc.qi, levels, enc.heights):
@@ -187,8 +223,22 @@ def class_ids(enc: Encoded, levels) -> tuple[np.ndarray, int]:
     return ids, nc
 
 
+_MAX_LATTICE = 2_000_000
+
+
 def lattice(heights: Sequence[int]) -> list:
-    """All nodes of the generalization lattice, sorted by height (sum of levels) then lexicographically."""
+    """All nodes of the generalization lattice, sorted by height (sum of levels) then lexicographically.
+
+    Raises ``ValueError`` for a negative height or a lattice of more than 2,000,000 nodes
+    (the exhaustive traversal would not finish).
+    """
+    heights = [check_int(h, "heights", minimum=0) for h in heights]
+    size = 1
+    for h in heights:
+        size *= h + 1
+    if size > _MAX_LATTICE:
+        raise ValueError(f"heights: the lattice of {heights} has {size:,} nodes; expected at most "
+                         f"{_MAX_LATTICE:,} (use fewer QIs or shallower hierarchies)")
     nodes = list(itertools.product(*[range(h + 1) for h in heights]))
     nodes.sort(key=lambda L: (sum(L), L))
     return nodes
@@ -202,7 +252,7 @@ class KAnonymityReq:
     k: int
 
     def __post_init__(self):
-        check_int(self.k, "k", minimum=1)
+        object.__setattr__(self, "k", check_int(self.k, "k", minimum=1))
 
     def label(self) -> str:
         return f"{self.k}-anonymity"
@@ -217,6 +267,12 @@ def _sa(counts, sa):
     return counts[sa]
 
 
+def _check_sa_name(sa):
+    if isinstance(sa, (list, set, frozenset, dict, np.ndarray, pd.Index, pd.Series)):
+        raise TypeError(f"sa: expected a column name (one sensitive attribute per requirement), "
+                        f"got {type(sa).__name__} {sa!r}")
+
+
 @dataclass(frozen=True)
 class LDiversityReq:
     """Every class is ``l``-diverse in ``sa`` (distinct, entropy or recursive (c, l))."""
@@ -227,6 +283,7 @@ class LDiversityReq:
     c: float | None = None
 
     def __post_init__(self):
+        _check_sa_name(self.sa)
         check_l(self.l)
         check_in(self.kind, "kind", ("distinct", "entropy", "recursive"))
         if self.kind == "recursive":
@@ -260,7 +317,14 @@ class LDiversityReq:
 
 @dataclass(frozen=True)
 class TClosenessReq:
-    """Every class's distribution of ``sa`` is within EMD ``t`` of the whole table's."""
+    """Every class's distribution of ``sa`` is within EMD ``t`` of the whole table's.
+
+    ``t`` lies in [0, 1] (the range of the EMD).  ``distance="ordered"`` needs the order of
+    the values: a numeric attribute, an ordered categorical or ``encode(...,
+    sa_domains={sa: order})``; ``distance="hierarchical"`` needs ``hierarchy`` and the
+    attribute encoded with ``sa_domains={sa: hierarchy.leaves}`` (checked by :func:`search`
+    and :func:`evaluate`).
+    """
 
     sa: str
     t: float
@@ -268,7 +332,8 @@ class TClosenessReq:
     hierarchy: Hierarchy | None = None
 
     def __post_init__(self):
-        check_positive(self.t, "t", allow_zero=True)
+        _check_sa_name(self.sa)
+        check_probability(self.t, "t")   # an EMD lies in [0, 1]
         check_in(self.distance, "distance", ("equal", "ordered", "hierarchical"))
         if self.distance == "hierarchical" and not isinstance(self.hierarchy, Hierarchy):
             raise ValueError("hierarchy: distance='hierarchical' needs a privlib Hierarchy")
@@ -291,7 +356,7 @@ class TClosenessReq:
 
 def discernibility(sizes) -> float:
     """Discernibility metric ``sum |E|^2`` of a partition into classes of the given sizes."""
-    sizes = np.asarray(sizes, dtype=float)
+    sizes = check_array(sizes, "sizes", ndim=1, minimum=0)
     return float((sizes ** 2).sum())
 
 
@@ -313,10 +378,29 @@ def _base_freqset(enc: Encoded) -> _FreqSet:
     return _FreqSet(enc.rows, enc.weight, counts)
 
 
+_KEY_MAX = 2 ** 62   # mixed-radix keys stay below this bound (int64 holds < 2**63)
+
+
 def _group_codes(codes: np.ndarray, widths: Sequence[int]):
-    key = np.zeros(len(codes), dtype=np.int64)
-    radix = 1
+    """Group the rows of ``codes`` (column ``j`` in ``0 .. widths[j] - 1``).
+
+    Returns ``(ids, n_classes, first)``: class ids sorted lexicographically by the code rows,
+    and the first row of each class.  The mixed-radix key ``key * w + code`` is guarded:
+    when the product of the widths would pass ``2**62`` the partial key is re-factorised to
+    ``0 .. (distinct partial rows) - 1`` (order preserving), so it never overflows int64.
+    """
+    n = len(codes)
+    key = np.zeros(n, dtype=np.int64)
+    radix = 1                                    # Python int: exact
     for j, w in enumerate(widths):
+        w = int(w)
+        if radix * w > _KEY_MAX:
+            uniq, key = np.unique(key, return_inverse=True)
+            key = key.ravel().astype(np.int64)
+            radix = max(len(uniq), 1)
+            if radix * w > _KEY_MAX:             # pragma: no cover - needs > 2**31 rows and leaves
+                _, first, ids = np.unique(codes, axis=0, return_index=True, return_inverse=True)
+                return ids.ravel(), len(first), first
         key = key * w + codes[:, j]
         radix *= w
     if radix <= 4 * len(key) + 1024:
@@ -382,6 +466,8 @@ def evaluate(enc: Encoded, levels, requirements: Sequence = ()) -> dict:
     ``avg_size`` (records per class).
     """
     levels = _check_levels(enc, levels)
+    requirements = _as_requirements(requirements)
+    _check_requirements(enc, requirements, allow_empty=True)
     return _judge(enc, levels, _freqset(enc, levels, _needed(requirements)), requirements)
 
 
@@ -431,10 +517,11 @@ def search(enc: Encoded, requirements: Sequence, direction: str = "bottom-up") -
     Both are exact for monotone requirements (all those of this module) and return the
     same minimal nodes.
     """
+    _check_enc(enc)
     check_in(direction, "direction", ("bottom-up", "top-down"))
+    requirements = _as_requirements(requirements)
     if direction == "top-down":
-        return _search_top_down(enc, tuple(requirements))
-    requirements = tuple(requirements)
+        return _search_top_down(enc, requirements)
     _check_requirements(enc, requirements)
     nodes = lattice(enc.heights)
     ups = _up_maps(enc)
@@ -480,12 +567,34 @@ def search(enc: Encoded, requirements: Sequence, direction: str = "bottom-up") -
     return _result(enc, requirements, rows, len(nodes), n_eval, n_tag)
 
 
-def _check_requirements(enc, requirements):
-    if not requirements:
+def _as_requirements(requirements) -> tuple:
+    if callable(getattr(requirements, "holds", None)) or isinstance(requirements, (str, Mapping)) \
+            or not hasattr(requirements, "__iter__"):
+        raise TypeError(f"requirements: expected a list of privacy requirements (e.g. [KAnonymityReq(5)]), "
+                        f"got {type(requirements).__name__} {requirements!r}")
+    requirements = tuple(requirements)
+    for r in requirements:
+        if not callable(getattr(r, "holds", None)):
+            raise TypeError(f"requirements: expected privacy requirements with a holds(sizes, counts) method "
+                            f"(KAnonymityReq, LDiversityReq, TClosenessReq), got {type(r).__name__} {r!r}")
+    return requirements
+
+
+def _check_requirements(enc, requirements, allow_empty=False):
+    if not requirements and not allow_empty:
         raise ValueError("requirements: expected at least one privacy requirement, got none")
     for r in requirements:
         if hasattr(r, "sa") and r.sa not in enc.sa_counts:
             raise ValueError(f"sa: {r.sa!r} was not encoded as a sensitive attribute (encode(..., sensitive=[...]))")
+        if isinstance(r, TClosenessReq) and r.distance == "ordered" and not enc.sa_ordered.get(r.sa, False):
+            raise ValueError(f"sa_domains: the ordered distance on {r.sa!r} needs an explicit order of its values "
+                             f"(encode(..., sa_domains={{{r.sa!r}: [...]}}) or an ordered categorical); its "
+                             f"values are not numeric and sorting them as text is not an order "
+                             f"(got {list(enc.sa_domain[r.sa][:5])})")
+        if isinstance(r, TClosenessReq) and r.distance == "hierarchical" \
+                and tuple(enc.sa_domain[r.sa]) != tuple(r.hierarchy.leaves):
+            raise ValueError(f"sa_domains: the hierarchical distance on {r.sa!r} needs its domain encoded as the "
+                             f"hierarchy's leaves, in order (encode(..., sa_domains={{{r.sa!r}: hierarchy.leaves}}))")
 
 
 def _result(enc, requirements, rows, n_nodes, n_eval, n_tag):
@@ -532,12 +641,25 @@ def generalize_table(df: pd.DataFrame, hierarchies: Mapping, levels: Mapping) ->
     """Full-domain generalization: replace column ``a`` by its ancestors at ``levels[a]``.
 
     Values missing from a hierarchy raise :class:`~privlib.hierarchy.HierarchyError` naming
-    the value and the attribute.
+    the value and the attribute; a column of ``levels`` without a hierarchy is a
+    ``ValueError`` naming the column.
     """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")
+    if not isinstance(levels, Mapping):
+        raise TypeError(f"levels: expected a mapping column -> level, got {type(levels).__name__}")
+    if not isinstance(hierarchies, Mapping):
+        raise TypeError(f"hierarchies: expected a mapping column -> Hierarchy, got {type(hierarchies).__name__}")
     out = df.copy()
     for a, L in levels.items():
         (a,) = check_columns(df, [a], "levels")
+        if a not in hierarchies:
+            raise ValueError(f"hierarchies: no hierarchy for the column {a!r} of levels; "
+                             f"hierarchies are given for {list(hierarchies)}")
         h = hierarchies[a]
+        if not isinstance(h, Hierarchy):
+            raise TypeError(f"hierarchies[{a!r}]: expected a privlib Hierarchy, got {type(h).__name__}")
         L = check_int(L, f"levels[{a!r}]", minimum=0, maximum=h.height)
         out[a] = h.generalize(df[a], L)
     return out

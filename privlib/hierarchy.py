@@ -165,12 +165,29 @@ class Hierarchy:
         """Read an ARX-style hierarchy file: one ``;``-separated row per leaf.
 
         ``converter`` is applied to the leaf column (e.g. ``int`` for numeric attributes).
+        A UTF-8 byte-order mark (as Excel writes one) is removed; a leaf the converter
+        refuses raises ``ValueError`` naming the file and the line.
         """
         path = Path(path)
-        with path.open(newline="", encoding="utf-8") as fh:
-            rows = [r for r in csv.reader(fh, delimiter=delimiter)]
+        if converter is not None and not callable(converter):
+            raise TypeError(f"converter: expected a callable such as int, got {type(converter).__name__} {converter!r}")
+        with path.open(newline="", encoding="utf-8-sig") as fh:
+            reader = csv.reader(fh, delimiter=delimiter)
+            rows, lines = [], []
+            for r in reader:
+                rows.append(r)
+                lines.append(reader.line_num)
         if converter is not None:
-            rows = [[converter(r[0])] + r[1:] for r in rows if r]
+            converted = []
+            for r, line in zip(rows, lines):
+                if not r or not any(x.strip() for x in r):
+                    continue
+                try:
+                    converted.append([converter(r[0])] + r[1:])
+                except (TypeError, ValueError) as exc:
+                    raise HierarchyError(f"{path}, line {line}: leaf {r[0]!r} cannot be converted with "
+                                         f"{getattr(converter, '__name__', converter)!s} ({exc})") from None
+            rows = converted
         return cls.from_rows(rows, name=name or path.stem)
 
     # ------------------------------------------------------------------ structure
@@ -256,7 +273,7 @@ class Hierarchy:
     def check_values(self, values) -> None:
         """Raise :class:`HierarchyError` naming the first values that are not leaves."""
         uniq = pd.unique(pd.Series(list(values) if not isinstance(values, (pd.Series, np.ndarray)) else values))
-        missing = [v for v in uniq if v not in self._leaf_index]
+        missing = [v.item() if isinstance(v, np.generic) else v for v in uniq if v not in self._leaf_index]
         if missing:
             shown = ", ".join(repr(v) for v in missing[:5])
             more = f" and {len(missing) - 5} more" if len(missing) > 5 else ""
@@ -274,8 +291,7 @@ class Hierarchy:
         gives ``Never-married`` at level 1 and ``Not-married`` at level 2.  Two leaves under a
         node of height 2 are not merged at level 1.
         """
-        if not 0 <= level <= self.height:
-            raise ValueError(f"level: expected an integer in [0, {self.height}], got {level}")
+        level = self._check_level(level)
         path = self.path(value)
         best = path[0]  # an inner node above ``level`` is returned as it is
         for node in path[1:]:
@@ -284,8 +300,16 @@ class Hierarchy:
             best = node
         return best
 
+    def _check_level(self, level) -> int:
+        if isinstance(level, bool) or not isinstance(level, (int, np.integer)):
+            raise TypeError(f"level: expected an integer in [0, {self.height}], got {type(level).__name__} {level!r}")
+        if not 0 <= level <= self.height:
+            raise ValueError(f"level: expected an integer in [0, {self.height}], got {level}")
+        return int(level)
+
     def generalization_map(self, level: int) -> dict:
         """Mapping leaf -> its ancestor at ``level``."""
+        level = self._check_level(level)
         return {v: self.ancestor(v, level) for v in self.leaves}
 
     def generalize(self, values, level: int) -> np.ndarray:
@@ -294,6 +318,7 @@ class Hierarchy:
         Raises :class:`HierarchyError` naming the value and attribute if any value is not a
         leaf of this hierarchy.
         """
+        level = self._check_level(level)
         s = pd.Series(values) if not isinstance(values, pd.Series) else values
         self.check_values(s)
         mapping = self.generalization_map(level)

@@ -28,7 +28,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from ._validation import check_columns, check_distribution, check_in, check_no_nan, check_nonempty, check_positive
+from ._validation import (check_columns, check_distribution, check_in, check_no_nan, check_nonempty, check_positive,
+                          check_probability, check_unique_columns)
 from .closeness import emd_equal, emd_hierarchical, emd_ordered
 from .hierarchy import Hierarchy
 
@@ -129,8 +130,8 @@ class TCloseness:
     q: pd.Series
 
     def holds(self, t) -> bool:
-        """True when every class is within ``t`` of ``q``."""
-        t = check_positive(t, "t", allow_zero=True)
+        """True when every class is within ``t`` of ``q`` (``t`` in [0, 1], the range of the EMD)."""
+        t = check_probability(t, "t")
         return bool(self.t <= t + 1e-12)
 
 
@@ -157,6 +158,7 @@ def _check_c(c):
 def _qi_list(df, qi):
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
     if not qi:
         raise ValueError("qi: expected at least one quasi-identifier column, got none")
@@ -174,6 +176,8 @@ def _group(df, qi):
 
 
 def _domain_codes(values: pd.Series, domain, sa: str):
+    if domain is None and isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
+        domain = list(values.cat.categories)                 # an ordered categorical declares its order
     if domain is None:
         domain = pd.Index(pd.unique(values)).sort_values()  # sort: unique keys
     else:
@@ -182,7 +186,7 @@ def _domain_codes(values: pd.Series, domain, sa: str):
             raise ValueError(f"domain: expected distinct values, got duplicates {list(domain[domain.duplicated()][:5])}")
     codes = domain.get_indexer(values)
     if (codes < 0).any():
-        missing = pd.unique(values[codes < 0])[:5]
+        missing = pd.Series(pd.unique(values[codes < 0])[:5]).tolist()
         raise ValueError(f"sa: value(s) {list(missing)} of column {sa!r} are not in the domain {list(domain[:10])}")
     return codes, domain
 
@@ -225,6 +229,8 @@ def _as_counts(counts):
     if c.shape[0] == 0 or c.shape[1] == 0:
         raise ValueError(f"counts: expected at least one class and one value, got shape {c.shape}")
     c = sparse.csr_matrix(c, dtype=float)
+    if c.nnz and not np.all(np.isfinite(c.data)):
+        raise ValueError("counts: expected finite counts, got NaN or inf")
     if c.nnz and (c.data < 0).any():
         raise ValueError("counts: expected non-negative counts, got a negative entry")
     sizes = np.asarray(c.sum(axis=1)).ravel()
@@ -417,22 +423,49 @@ def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarch
         The sensitive attribute.
     distance : {"equal", "ordered", "hierarchical"}
         Ground distance of the EMD (slides "Equal Distance", "Numerical Distances",
-        "Hierarchical Distance").  ``ordered`` uses the sorted ``domain``; ``hierarchical``
-        uses the leaves of ``hierarchy`` as the domain (every value must be a leaf).
+        "Hierarchical Distance").  ``ordered`` uses the order of ``domain``: by default the
+        sorted values of a numeric ``sa`` or the categories of an ordered categorical; any
+        other ``sa`` (strings such as ``"3K" ... "11K"``, which sort as text, ``"11K" <
+        "3K"``) needs its order given as ``domain`` (``ValueError`` otherwise).
+        ``hierarchical`` uses the leaves of ``hierarchy`` as the domain (every value must be
+        a leaf; ``domain`` must then be omitted).
     hierarchy : Hierarchy, required for ``distance="hierarchical"``
-    q : mapping value -> probability or array over the domain, optional
-        Reference distribution; default the distribution of ``sa`` in the whole table.
+    q : mapping or Series value -> probability, or array over the domain, optional
+        Reference distribution; default the distribution of ``sa`` in the whole table.  A
+        mapping or Series is aligned by value (a Series by its index, e.g. the output of
+        ``value_counts(normalize=True)``); an array by position, in the order of ``domain``.
     domain : sequence, optional
-        The ordered domain (``ordered``) or the value set (``equal``); default the sorted
-        distinct values of ``sa``.
+        The ordered domain (``ordered``, in increasing order) or the value set (``equal``);
+        default the sorted distinct values of ``sa``.
 
     Returns
     -------
     TCloseness
         ``t`` is the largest per-class EMD.
+
+    Raises
+    ------
+    ValueError
+        For ``distance="ordered"`` on a non-numeric ``sa`` without ``domain`` (and not an
+        ordered categorical), or ``domain`` given with ``distance="hierarchical"``.
     """
     check_in(distance, "distance", DISTANCES)
+    if distance == "ordered" and domain is None:
+        if not isinstance(df, pd.DataFrame):
+            raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+        check_unique_columns(df, "df")
+        (sa_col,) = check_columns(df, [sa], "sa")
+        col = df[sa_col]
+        ordered_cat = isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered
+        if not ordered_cat and not pd.api.types.is_numeric_dtype(col):
+            raise ValueError(
+                f"domain: the ordered distance on the non-numeric column {sa_col!r} needs its values in "
+                f"order, as domain=[...] (or an ordered categorical); sorting them as text is not an order "
+                f"(e.g. '11K' < '3K'). Values: {list(pd.unique(col))[:6]}")
     if distance == "hierarchical":
+        if domain is not None:
+            raise ValueError("domain: the hierarchical distance uses the leaves of hierarchy as the domain; "
+                             "do not pass domain")
         if not isinstance(hierarchy, Hierarchy):
             raise ValueError("hierarchy: distance='hierarchical' needs a privlib Hierarchy, got "
                              f"{type(hierarchy).__name__}")
@@ -443,7 +476,11 @@ def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarch
     if q is None:
         qv = np.asarray(counts.sum(axis=0)).ravel()
         qv = qv / qv.sum()
-    elif isinstance(q, Mapping):
+    elif isinstance(q, (Mapping, pd.Series)):
+        if isinstance(q, pd.Series):          # aligned by its index, never by position
+            if q.index.has_duplicates:
+                raise ValueError(f"q: expected a Series indexed by distinct values of {sa!r}, got duplicates")
+            q = q.to_dict()
         unknown = [v for v in q if v not in dom]
         if unknown:
             raise ValueError(f"q: value(s) {unknown[:5]} are not in the domain of {sa!r}")
@@ -473,6 +510,7 @@ def sensitive_posterior(df: pd.DataFrame, qi, sa: str, match: Mapping, knowledge
     """
     qi = _qi_list(df, qi)
     (sa,) = check_columns(df, [sa], "sa")
+    check_no_nan(df, "df", [sa])
     if not isinstance(match, Mapping) or set(match) != set(qi):
         raise ValueError(f"match: expected a mapping with exactly the QI columns {qi}, got {match!r}")
     mask = np.ones(len(df), dtype=bool)
@@ -482,9 +520,13 @@ def sensitive_posterior(df: pd.DataFrame, qi, sa: str, match: Mapping, knowledge
         raise ValueError(f"match: no equivalence class has the QI values {dict(match)}")
     counts = df.loc[mask, sa].value_counts()
     if knowledge:
-        w = pd.Series({v: float(knowledge.get(v, 1.0)) for v in counts.index})
-        if (w < 0).any():
-            raise ValueError("knowledge: expected non-negative likelihood weights")
+        if not isinstance(knowledge, Mapping):
+            raise TypeError(f"knowledge: expected a mapping value -> likelihood weight, got {type(knowledge).__name__}")
+        for v, x in knowledge.items():
+            if isinstance(x, bool) or not isinstance(x, (int, float, np.integer, np.floating)) \
+                    or not np.isfinite(x) or x < 0:
+                raise ValueError(f"knowledge: expected finite non-negative likelihood weights, got {x!r} for {v!r}")
+        w = pd.Series({v: float(knowledge.get(v, 1.0)) for v in counts.index}, dtype=float)
         counts = counts * w
         if counts.sum() <= 0:
             raise ValueError("knowledge: rules out every sensitive value of the class")

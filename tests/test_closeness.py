@@ -196,7 +196,7 @@ def test_different_lengths_are_refused():
 def test_different_supports_in_hierarchy_are_refused(disease):
     with pytest.raises(HierarchyError, match="'measles'.*'disease'"):
         emd_hierarchical({"measles": 1.0}, Q_DIS, disease)
-    with pytest.raises(ValueError, match="leaves of the hierarchy, got length 3"):
+    with pytest.raises(ValueError, match=r"leaves of the hierarchy, got shape \(3,\)"):
         emd_hierarchical([0.2, 0.3, 0.5], Q_DIS, disease)
     with pytest.raises(TypeError, match="hierarchy: expected a privlib Hierarchy"):
         emd_hierarchical(P1_DIS, Q_DIS, {"a": ["b"]})
@@ -226,3 +226,40 @@ def test_lp_takes_one_distribution_only():
 def test_empty_distribution_is_refused():
     with pytest.raises(ValueError, match="p: expected a non-empty probability vector"):
         emd_equal([], [])
+
+
+# ---------------------------------------------------------------------------- regressions
+@pytest.mark.parametrize("base, exc", [(1, ValueError), (1.0, ValueError), (0, ValueError), (-2.0, ValueError),
+                                       (float("nan"), ValueError), ("e", TypeError), (True, TypeError)])
+def test_kl_divergence_bad_base_is_refused(base, exc):
+    with pytest.raises(exc, match="base"):
+        kl_divergence([0.5, 0.5], [0.25, 0.75], base=base)
+
+
+def test_kl_divergence_base_2_is_bits():
+    assert kl_divergence([0.5, 0.5], [0.25, 0.75], base=2) == pytest.approx(
+        0.5 * np.log2(2) + 0.5 * np.log2(0.5 / 0.75))
+
+
+def test_emd_hierarchical_scalar_p_is_a_clear_error(disease):
+    q = np.full(len(disease.leaves), 1 / len(disease.leaves))
+    with pytest.raises(ValueError, match=r"p: expected a mapping leaf -> probability or an array over the 10"):
+        emd_hierarchical(0.5, q, disease)
+
+
+def test_emd_flow_solver_is_imported_lazily():
+    import subprocess
+    import sys
+    code = ("import sys, privlib.closeness as c; assert 'scipy.optimize' not in sys.modules; "
+            "d = c.emd([1, 0], [0, 1], [[0, 1], [1, 0]]); assert abs(d - 1) < 1e-9")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_series_are_aligned_by_index_or_refused(disease):
+    import pandas as pd
+    p = pd.Series({"flu": 1.0})
+    q = pd.Series({"colitis": 0.5, "flu": 0.5})
+    assert emd_hierarchical(p, q, disease) == pytest.approx(emd_hierarchical(p.to_dict(), q.to_dict(), disease))
+    with pytest.raises(ValueError, match="p and q: pandas objects with different indexes"):
+        emd_equal(pd.Series([1.0, 0.0], index=["a", "b"]), pd.Series([1.0, 0.0], index=["b", "a"]))
+    assert emd_equal(pd.Series([1.0, 0.0], index=["a", "b"]), pd.Series([0.0, 1.0], index=["a", "b"])) == 1.0

@@ -86,15 +86,15 @@ def test_ipums_reader(tmp_path):
                         "OCC1990": [22, 0, 100, 200], "INCWAGE": [0, 25_000, 999_999, 160_000]})
     path = tmp_path / "usa_00001.csv"
     raw.to_csv(path, index=False)
-    out = data.load_ipums(path, n=None)
+    out = data.load_ipums(path, n=None, rng=0)
     assert list(out.columns) == ["age", "state", "education", "occupation", "salary_class"]
     assert out["age"].tolist() == [30, 60]          # occupation 0 and missing wage dropped
     assert out["salary_class"].tolist() == [0, 10]
     raw.drop(columns="EDUC").to_csv(path, index=False)
     with pytest.raises(ValueError, match=r"unknown column\(s\) \['EDUC'\]"):
-        data.load_ipums(path)
+        data.load_ipums(path, rng=0)
     with pytest.raises(FileNotFoundError, match="IPUMS"):
-        data.load_ipums(tmp_path / "nope.csv")
+        data.load_ipums(tmp_path / "nope.csv", rng=0)
 
 
 def test_every_adult_value_is_in_its_hierarchy():
@@ -128,3 +128,55 @@ def test_hierarchy_checksum(tmp_path, monkeypatch):
     monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
     with pytest.raises(data.ChecksumError, match=r"sex\.csv"):
         data.load_hierarchy("sex")
+
+
+# ---------------------------------------------------------------------------- regressions
+def _ipums(tmp_path, **cols):
+    raw = pd.DataFrame({"YEAR": 2009, "AGE": [30, 40, 50, 60], "STATEFIP": [1, 2, 6, 36], "EDUC": [6, 7, 10, 11],
+                        "OCC": [22, 10, 100, 200], "INCWAGE": [0, 25_000, 5_000, 160_000]})
+    for k, v in cols.items():
+        raw[k] = v
+    path = tmp_path / "usa.csv"
+    raw.to_csv(path, index=False)
+    return path
+
+
+def test_ipums_rng_is_required_and_keyword_only(tmp_path):
+    import inspect
+    p = inspect.signature(data.load_ipums).parameters["rng"]
+    assert p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty
+    path = _ipums(tmp_path)
+    with pytest.raises(TypeError, match="rng"):
+        data.load_ipums(path, 2)
+    a, b = data.load_ipums(path, 2, rng=2009), data.load_ipums(path, 2, rng=2009)
+    assert a.equals(b) and len(a) == 2
+
+
+@pytest.mark.parametrize("n, exc", [(0, ValueError), (-5, ValueError), (2.5, TypeError), ("10", TypeError)])
+def test_ipums_n_must_be_a_positive_integer_or_none(tmp_path, n, exc):
+    with pytest.raises(exc, match="n: expected an integer"):
+        data.load_ipums(_ipums(tmp_path), n, rng=0)
+
+
+def test_ipums_more_records_asked_than_available_keeps_all(tmp_path):
+    assert len(data.load_ipums(_ipums(tmp_path), 100, rng=0)) == 4
+
+
+def test_ipums_duplicated_and_bad_columns_are_clear_errors(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("AGE,age,STATEFIP,EDUC,OCC,INCWAGE\n30,31,1,6,22,0\n")
+    with pytest.raises(ValueError, match=r"duplicated column name\(s\) \['AGE'\]"):
+        data.load_ipums(path, rng=0)
+    with pytest.raises(ValueError, match=r"IPUMS variable 'AGE' must hold numeric codes, got \['thirty'\]"):
+        data.load_ipums(_ipums(tmp_path, AGE=["thirty", 40, 50, 60]), rng=0)
+    with pytest.raises(ValueError, match=r"missing values \(NaN\) in column\(s\) \['EDUC'\]"):
+        data.load_ipums(_ipums(tmp_path, EDUC=[6, None, 10, 11]), rng=0)
+    with pytest.raises(ValueError, match="'AGE' must hold integer codes"):
+        data.load_ipums(_ipums(tmp_path, AGE=[30.5, 40, 50, 60]), rng=0)
+
+
+def test_loader_argument_types_are_checked():
+    with pytest.raises(TypeError, match="dropna"):
+        data.load_adult("train", dropna="no")
+    with pytest.raises(TypeError, match="attributes"):
+        data.adult_hierarchies("age")

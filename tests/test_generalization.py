@@ -5,12 +5,13 @@ import numpy as np
 import pytest
 
 from privlib.data import adult_hierarchies, load_adult, load_hierarchy
-from privlib.generalization import (KAnonymityReq, LDiversityReq, TClosenessReq, discernibility, encode, evaluate,
+from privlib.generalization import (KAnonymityReq, LDiversityReq, TClosenessReq, class_ids, discernibility, encode, evaluate,
                                     generalize_table, generalize_to_cut, lattice, search)
 from privlib.hierarchy import Hierarchy, HierarchyError
 from privlib.models import k_anonymity, l_diversity, t_closeness
 
 QI = ["age", "workclass", "education", "sex"]
+INCOME = ["<=50K", ">50K"]          # the order of the salary classes (the ordered distance needs one)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +31,7 @@ def occ():
 
 @pytest.fixture(scope="module")
 def enc(adult, hier, occ):
-    return encode(adult, QI, hier, ["occupation", "income"], {"occupation": occ.leaves})
+    return encode(adult, QI, hier, ["occupation", "income"], {"occupation": occ.leaves, "income": INCOME})
 
 
 def _requirements(occ):
@@ -72,7 +73,7 @@ def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, 
             ld = l_diversity(g, QI, "occupation", kind, c)
             assert evaluate(enc, L, [LDiversityReq("occupation", 3, kind, c)])["satisfied"] == ld.holds(3)
         to = t_closeness(g, QI, "occupation", "hierarchical", occ)
-        ti = t_closeness(g, QI, "income", "ordered")
+        ti = t_closeness(g, QI, "income", "ordered", domain=INCOME)
         for t in (0.2, 0.3):
             got = evaluate(enc, L, [TClosenessReq("occupation", t, "hierarchical", occ),
                                     TClosenessReq("income", t, "ordered")])["satisfied"]
@@ -139,7 +140,7 @@ def test_bad_requirements():
         LDiversityReq("occupation", 3, "recursive", c=0)
     with pytest.raises(ValueError, match="c: recursive"):
         LDiversityReq("occupation", 3, "recursive")
-    with pytest.raises(ValueError, match="t: expected a number >= 0"):
+    with pytest.raises(ValueError, match=r"t: expected a probability in \[0, 1\], got -0.1"):
         TClosenessReq("income", -0.1)
     with pytest.raises(ValueError, match="hierarchy: distance='hierarchical'"):
         TClosenessReq("occupation", 0.2, "hierarchical")
@@ -187,3 +188,123 @@ def test_class_ids_match_evaluate(enc):
         ids, nc = class_ids(enc, L)
         assert len(ids) == len(enc.rows) and ids.max() == nc - 1
         assert nc == evaluate(enc, L)["n_classes"]
+
+
+# ---------------------------------------------------------------------------- regressions
+def _wide_table(pairs=8, n_qi=9, leaves=256):
+    """Pairs of records equal on QIs 1..8 (= the pair's number) and differing on QI 0 (0 / 1).
+
+    The bottom node is 1-anonymous; generalizing QI 0 makes it 2-anonymous; with QI 0 kept,
+    every other QI must be suppressed.  256-leaf hierarchies on 9 QIs give a mixed-radix key
+    range of 256**9 = 2**72, past int64.
+    """
+    import pandas as pd
+    qi = [f"q{j}" for j in range(n_qi)]
+    cols = {qi[0]: np.tile([0, 1], pairs)}
+    for j in range(1, n_qi):
+        cols[qi[j]] = np.repeat(np.arange(pairs) * 30 % leaves, 2)
+    df = pd.DataFrame(cols)
+    h = {a: Hierarchy.from_rows([[v, "*"] for v in range(leaves)], name=a) for a in qi}
+    return df, qi, h
+
+
+def test_group_key_does_not_overflow_with_9_qis_of_256_leaves():
+    df, qi, h = _wide_table()
+    enc = encode(df, qi, h)
+    assert np.prod([float(w[0]) for w in enc.widths]) >= 2.0 ** 63
+    bottom = (0,) * 9
+    res = evaluate(enc, bottom, [KAnonymityReq(2)])
+    assert res["n_classes"] == len(df) and not res["satisfied"]       # old code: 8 classes, 2-anonymous
+    ids, nc = class_ids(enc, bottom)
+    assert nc == len(df) and len(set(ids.tolist())) == len(df)
+    assert evaluate(enc, (1,) + (0,) * 8, [KAnonymityReq(2)])["satisfied"]
+    for direction in ("bottom-up", "top-down"):
+        r = search(enc, [KAnonymityReq(2)], direction=direction)
+        assert set(r.minimal["levels"]) == {(1,) + (0,) * 8, (0,) + (1,) * 8}
+        assert r.best == (1,) + (0,) * 8 and r.dm == 8 * 2 ** 2
+    # agrees with privlib.models (pandas groupby) on the published table
+    assert k_anonymity(df, qi).k == 1
+
+
+def test_group_codes_matches_np_unique_past_the_bound():
+    from privlib.generalization import _group_codes
+    rng = np.random.default_rng(7)
+    codes = rng.integers(0, 256, size=(500, 10))
+    codes[250:, 1:] = codes[:250, 1:]                 # rows that differ only in the first column
+    ids, nc, first = _group_codes(codes, [256] * 10)
+    uniq, ref = np.unique(codes, axis=0, return_inverse=True)
+    assert nc == len(uniq)
+    np.testing.assert_array_equal(ids, ref.ravel())
+    np.testing.assert_array_equal(codes[first], uniq)
+
+
+def test_ordered_t_closeness_on_text_needs_an_explicit_order(adult, hier):
+    with pytest.raises(ValueError, match=r"sa_domains: the ordered distance on 'income' needs an explicit order"):
+        search(encode(adult, QI, hier, ["income"]), [TClosenessReq("income", 0.3, "ordered")])
+    e = encode(adult, QI, hier, ["income"])
+    with pytest.raises(ValueError, match="sa_domains"):
+        evaluate(e, (0, 0, 0, 0), [TClosenessReq("income", 0.3, "ordered")])
+    # an ordered categorical carries its order
+    import pandas as pd
+    cat = adult.assign(income=pd.Categorical(adult["income"], categories=INCOME, ordered=True))
+    ec = encode(cat, QI, hier, ["income"])
+    assert ec.sa_domain["income"] == tuple(INCOME)
+    assert evaluate(ec, (1, 1, 1, 1), [TClosenessReq("income", 0.3, "ordered")])["satisfied"] == \
+        evaluate(encode(adult, QI, hier, ["income"], {"income": INCOME}), (1, 1, 1, 1),
+                 [TClosenessReq("income", 0.3, "ordered")])["satisfied"]
+
+
+def test_ordered_requirement_uses_the_given_order_not_the_spelling():
+    import pandas as pd
+    sal = ["3K", "4K", "5K", "6K", "11K", "8K", "7K", "9K", "10K"]
+    order = [f"{i}K" for i in range(3, 12)]
+    df = pd.DataFrame({"g": [0, 0, 0, 1, 1, 1, 2, 2, 2], "salary": sal})
+    h = {"g": Hierarchy.from_rows([[0, "*"], [1, "*"], [2, "*"]], name="g")}
+    e = encode(df, ["g"], h, ["salary"], {"salary": order})
+    num = encode(df.assign(salary=[int(s[:-1]) for s in sal]), ["g"], h, ["salary"])
+    # class {3K, 4K, 5K} is 0.375 from Q (slides); the text order would give another value
+    t_ok = TClosenessReq("salary", 0.375, "ordered")
+    t_bad = TClosenessReq("salary", 0.374, "ordered")
+    for enc_ in (e, num):
+        assert evaluate(enc_, (0,), [t_ok])["satisfied"] and not evaluate(enc_, (0,), [t_bad])["satisfied"]
+
+
+def test_hierarchical_requirement_needs_the_leaves_as_domain(adult, hier, occ):
+    e = encode(adult, QI, hier, ["occupation"])        # sorted domain, not the leaves' order
+    with pytest.raises(ValueError, match="hierarchy's leaves"):
+        search(e, [TClosenessReq("occupation", 0.3, "hierarchical", occ)])
+
+
+def test_generalize_table_column_without_hierarchy_is_a_clear_error(adult, hier):
+    with pytest.raises(ValueError, match=r"hierarchies: no hierarchy for the column 'race'"):
+        generalize_table(adult, hier, {"age": 1, "race": 1})
+    import pandas as pd
+    dup = pd.concat([adult[["age"]], adult[["age"]]], axis=1)
+    with pytest.raises(ValueError, match=r"df: duplicated column name\(s\) \['age'\]"):
+        generalize_table(dup, hier, {"age": 1})
+    with pytest.raises(ValueError, match="duplicated"):
+        encode(dup, ["age"], hier)
+    with pytest.raises(TypeError, match="level"):
+        generalize_table(adult, hier, {"age": 1.5})
+
+
+def test_fractional_levels_are_refused(enc):
+    with pytest.raises(TypeError, match="levels"):
+        evaluate(enc, (0.5, 0, 0, 0))
+    with pytest.raises(TypeError, match="levels"):
+        class_ids(enc, (1.5, 0, 0, 0))
+
+
+def test_t_outside_unit_interval_and_bad_requirements_are_refused(enc):
+    with pytest.raises(ValueError, match=r"t: expected a probability in \[0, 1\], got 1.5"):
+        TClosenessReq("income", 1.5)
+    with pytest.raises(TypeError, match="requirements"):
+        search(enc, KAnonymityReq(2))
+    with pytest.raises(TypeError, match="requirements"):
+        search(enc, ["k=2"])
+    with pytest.raises(TypeError, match="enc"):
+        search("not encoded", [KAnonymityReq(2)])
+    with pytest.raises(ValueError, match="heights"):
+        lattice([10] * 7)
+    with pytest.raises(ValueError, match="heights"):
+        lattice([-1, 2])

@@ -157,3 +157,41 @@ def test_ancestor_on_unbalanced_tree_follows_arx_padding():
                     assert hi[a] == hi[b]
     # an inner node asked for a lower level is returned as it is
     assert u.ancestor("Y", 0) == "Y"
+
+
+# ---------------------------------------------------------------------------- regressions
+def test_from_csv_strips_a_utf8_byte_order_mark(tmp_path):
+    path = tmp_path / "sex.csv"
+    path.write_bytes("Male;*\nFemale;*\n".encode("utf-8-sig"))      # as Excel saves "CSV UTF-8"
+    h = Hierarchy.from_csv(path)
+    assert h.leaves == ("Male", "Female")
+    assert "Male" in h and h.generalize(["Male"], 1).tolist() == ["*"]
+    num = tmp_path / "age.csv"
+    num.write_bytes("17;[15-20);*\n18;[15-20);*\n".encode("utf-8-sig"))
+    assert Hierarchy.from_csv(num, converter=int).leaves == (17, 18)
+
+
+def test_from_csv_bad_numeric_line_names_file_and_line(tmp_path):
+    path = tmp_path / "age.csv"
+    path.write_text("17;[15-20);*\n18;[15-20);*\n\n1 9;[15-20);*\n")
+    with pytest.raises(HierarchyError, match=r"age\.csv, line 4: leaf '1 9' cannot be converted with int"):
+        Hierarchy.from_csv(path, converter=int)
+    with pytest.raises(ValueError, match="line 4"):          # HierarchyError is a ValueError
+        Hierarchy.from_csv(path, converter=int)
+    with pytest.raises(TypeError, match="converter"):
+        Hierarchy.from_csv(path, converter="int")
+
+
+@pytest.mark.parametrize("level, exc", [(1.5, TypeError), (1.0, TypeError), ("1", TypeError), (True, TypeError),
+                                        (None, TypeError), (-1, ValueError), (4, ValueError)])
+def test_ancestor_level_must_be_an_integer_in_range(fig1, level, exc):
+    with pytest.raises(exc, match="level"):
+        fig1.ancestor("flu", level)
+    with pytest.raises(exc, match="level"):
+        fig1.generalize(["flu"], level)
+    with pytest.raises(exc, match="level"):
+        fig1.generalization_map(level)
+
+
+def test_ancestor_accepts_numpy_integers(fig1):
+    assert fig1.ancestor("flu", np.int64(1)) == "Respiratory infection"

@@ -243,3 +243,79 @@ def test_posterior_bad_match(table2):
         sensitive_posterior(table2, QI, "disease", {"zip": "999**", "age": "2*"})
     with pytest.raises(ValueError, match="match: expected a mapping with exactly the QI"):
         sensitive_posterior(table2, QI, "disease", {"zip": "476**"})
+
+
+# ---------------------------------------------------------------------------- regressions
+SAL_TEXT = ["3K", "4K", "5K", "6K", "11K", "8K", "7K", "9K", "10K"]     # Table 3's salaries, as text
+SAL_ORDER = [f"{i}K" for i in range(3, 12)]
+
+
+def _table4_text():
+    return pd.DataFrame({"zip": ["476**"] * 3 + ["4790*"] * 3 + ["476**"] * 3,
+                         "age": ["2*"] * 3 + [">=40"] * 3 + ["3*"] * 3,
+                         "salary": SAL_TEXT[:3] + ["6K", "11K", "8K"] + ["7K", "9K", "10K"]})
+
+
+def test_ordered_distance_on_text_needs_an_explicit_order():
+    t4 = _table4_text()
+    with pytest.raises(ValueError, match=r"domain: the ordered distance on the non-numeric column 'salary'"):
+        t_closeness(t4, QI, "salary", "ordered")       # old code: sorted '10K' < '11K' < '3K' ...
+    given = t_closeness(t4, QI, "salary", "ordered", domain=SAL_ORDER)
+    numeric = t_closeness(t4.assign(salary=t4["salary"].str[:-1].astype(int)), QI, "salary", "ordered")
+    np.testing.assert_allclose(given.per_class.to_numpy(), numeric.per_class.to_numpy(), atol=1e-12)
+    assert given.per_class[("476**", "2*")] == pytest.approx(3 / 8)      # slide: 27/72
+    assert given.per_class[("4790*", ">=40")] == pytest.approx(1 / 6)      # slide: 12/72
+    cat = t4.assign(salary=pd.Categorical(t4["salary"], categories=SAL_ORDER, ordered=True))
+    np.testing.assert_allclose(t_closeness(cat, QI, "salary", "ordered").per_class.to_numpy(),
+                               numeric.per_class.to_numpy(), atol=1e-12)
+    # the equal distance needs no order
+    assert t_closeness(t4, QI, "salary", "equal").t == pytest.approx(2 / 3)
+
+
+def test_domain_with_the_hierarchical_distance_is_refused(table4, disease):
+    with pytest.raises(ValueError, match="domain: the hierarchical distance"):
+        t_closeness(table4, QI, "disease", "hierarchical", disease, domain=disease.leaves)
+
+
+def test_t_outside_unit_interval_is_refused(table4):
+    res = t_closeness(table4, QI, "disease", "equal")
+    for bad in (-0.1, 1.5, float("nan")):
+        with pytest.raises(ValueError, match="t: expected a probability"):
+            res.holds(bad)
+
+
+def test_posterior_refuses_nan_weights_and_nan_sensitive_values(table2):
+    carl = {"zip": "476**", "age": "3*"}
+    for w in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="knowledge"):
+            sensitive_posterior(table2, QI, "disease", carl, knowledge={"heart disease": w})
+    t = table2.copy()
+    t.loc[0, "disease"] = np.nan
+    with pytest.raises(ValueError, match=r"missing values \(NaN\) in column\(s\) \['disease'\]"):
+        sensitive_posterior(t, QI, "disease", carl)
+
+
+def test_counts_with_nan_are_refused():
+    with pytest.raises(ValueError, match="counts: expected finite counts"):
+        l_diversity_counts(np.array([[1.0, np.nan], [2.0, 1.0]]), "entropy")
+    with pytest.raises(ValueError, match="counts: expected finite counts"):
+        t_closeness_counts(np.array([[1.0, np.inf]]), [0.5, 0.5])
+
+
+def test_duplicated_column_names_are_refused(table2):
+    dup = pd.concat([table2, table2[["age"]]], axis=1)
+    for f in (lambda: k_anonymity(dup, QI), lambda: l_diversity(dup, QI, "disease"),
+              lambda: t_closeness(dup, QI, "disease")):
+        with pytest.raises(ValueError, match=r"df: duplicated column name\(s\) \['age'\]"):
+            f()
+
+
+def test_reference_distribution_as_a_series_is_aligned_by_value(table4, disease):
+    q_series = table4["disease"].value_counts(normalize=True)         # ordered by frequency, not by value
+    q_dict = q_series.to_dict()
+    for dist, h in (("equal", None), ("hierarchical", disease)):
+        by_series = t_closeness(table4, QI, "disease", dist, h, q=q_series)
+        by_dict = t_closeness(table4, QI, "disease", dist, h, q=q_dict)
+        np.testing.assert_allclose(by_series.per_class.to_numpy(), by_dict.per_class.to_numpy(), atol=1e-12)
+    with pytest.raises(ValueError, match="q: value"):
+        t_closeness(table4, QI, "disease", q=pd.Series({"measles": 1.0}))
