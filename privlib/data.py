@@ -35,6 +35,8 @@ __all__ = [
     "verify_md5",
     "ADULT_COLUMNS",
     "ADULT_NUMERIC",
+    "HIERARCHY_SETS",
+    "adult_domains",
     "ADULT_CATEGORICAL",
     "load_adult",
     "load_census",
@@ -295,28 +297,82 @@ HIERARCHY_MD5 = {
 }
 ADULT_HIERARCHIES = tuple(HIERARCHY_MD5)
 
+#: The Adult hierarchy sets shipped in ``data/adult/``: folder and md5 of every file.
+#: ``"book"`` -- the book's own hierarchies (``hierarchies/``, all 15 attributes);
+#: ``"tkde2007"`` -- the taxonomy trees and public numerical domains of Fung, Wang & Yu (IEEE TKDE
+#: 19(5), 2007), on which DiffGen's and TDS's experiments run (``hierarchies_tkde2007/``:
+#: the 9 categorical attributes; numerical attributes have public domains, :func:`adult_domains`).
+HIERARCHY_SETS = {
+    "book": ("hierarchies", HIERARCHY_MD5),
+    "tkde2007": ("hierarchies_tkde2007", {
+        "workclass": "02f8471110c179a63c4f8f378735d4d2",
+        "education": "4573c1ed960afda835b6055ad9caedbe",
+        "marital_status": "b02044b58df95926f1370e1a87d0be72",
+        "occupation": "f7da23ca3d5dc9432b39c06cab473552",
+        "relationship": "2b23d5d586c850015c644773fedb8112",
+        "race": "661395cd6fec7c5bf35d89de6a8c2fee",
+        "sex": "8cbd39fcbb41907891d3c00d1c25d903",
+        "native_country": "7ea3a94371a859caee381c5a592a098c",
+        "income": "73b325d3ce2565996e5e1513b0677dc8",
+    }),
+}
+DOMAINS_MD5 = {"tkde2007": "6b1eca9b72e4ad9954ba4f2d669b3f18"}
+
 
 @lru_cache(maxsize=None)
-def _load_hierarchy(attribute: str, directory: str) -> Hierarchy:
-    path = verify_md5(Path(directory) / f"{attribute}.csv", HIERARCHY_MD5[attribute])
+def _load_hierarchy(attribute: str, directory: str, expected_md5: str) -> Hierarchy:
+    path = verify_md5(Path(directory) / f"{attribute}.csv", expected_md5)
     converter = int if attribute in ADULT_NUMERIC else None
     return Hierarchy.from_csv(path, name=attribute, converter=converter)
 
 
-def load_hierarchy(attribute: str) -> Hierarchy:
-    """The generalization hierarchy of an Adult attribute, from ``data/adult/hierarchies/``.
+def load_hierarchy(attribute: str, hierarchy_set: str = "book") -> Hierarchy:
+    """The generalization hierarchy of an Adult attribute from one of the shipped sets.
 
-    Categorical attributes have taxonomy trees; numeric ones aligned interval hierarchies
-    (leaves are ints).  See ``data/adult/hierarchies/README.md`` for their provenance.
+    Parameters
+    ----------
+    attribute : str
+        Column of :func:`load_adult` (``"occupation"``, ``"age"``, ...).
+    hierarchy_set : {"book", "tkde2007"}
+        ``"book"``: ``data/adult/hierarchies/`` (categorical taxonomy trees and aligned
+        interval hierarchies for the numeric attributes); ``"tkde2007"``: the taxonomy trees
+        of Fung, Wang & Yu (2007) used by DiffGen's experiments, categorical attributes only.
+        Each set's README gives the provenance; every file is md5-checked.
+
+    Raises
+    ------
+    ValueError
+        Unknown set, or an attribute the set has no hierarchy for.
+    ChecksumError
+        The file differs from the shipped one.
     """
-    check_in(attribute, "attribute", ADULT_HIERARCHIES)
-    return _load_hierarchy(attribute, str(data_dir() / "adult" / "hierarchies"))
+    check_in(hierarchy_set, "hierarchy_set", tuple(HIERARCHY_SETS))
+    folder, md5s = HIERARCHY_SETS[hierarchy_set]
+    check_in(attribute, "attribute", tuple(md5s))
+    return _load_hierarchy(attribute, str(data_dir() / "adult" / folder), md5s[attribute])
 
 
-def adult_hierarchies(attributes=None) -> dict:
-    """``{attribute: Hierarchy}`` for the given Adult attributes (default: all 15)."""
+def adult_hierarchies(attributes=None, hierarchy_set: str = "book") -> dict:
+    """``{attribute: Hierarchy}`` for the given Adult attributes (default: every attribute of the set)."""
     if isinstance(attributes, str):
         raise TypeError(f"attributes: expected a list of attribute names, got the string {attributes!r} "
                         f"(use [{attributes!r}] or load_hierarchy({attributes!r}))")
-    attributes = ADULT_HIERARCHIES if attributes is None else attributes
-    return {a: load_hierarchy(a) for a in attributes}
+    check_in(hierarchy_set, "hierarchy_set", tuple(HIERARCHY_SETS))
+    attributes = tuple(HIERARCHY_SETS[hierarchy_set][1]) if attributes is None else attributes
+    return {a: load_hierarchy(a, hierarchy_set) for a in attributes}
+
+
+def adult_domains(hierarchy_set: str = "tkde2007") -> dict:
+    """Public domains ``{attribute: (low, high)}`` of Adult's numerical attributes.
+
+    ``"tkde2007"``: the ranges of Fung, Wang & Yu (2007) on which DiffGen's experiments run
+    (age 15-95, fnlwgt 0-1,500,000, education_num 1-20, capital_gain 0-100,000,
+    capital_loss 0-5,000, hours_per_week 1-100), read from
+    ``data/adult/hierarchies_tkde2007/domains.csv`` (md5-checked).  They are published facts
+    about the attributes, not read from the records, so a DP release may use them.
+    """
+    check_in(hierarchy_set, "hierarchy_set", tuple(DOMAINS_MD5))
+    folder = HIERARCHY_SETS[hierarchy_set][0]
+    path = verify_md5(data_dir() / "adult" / folder / "domains.csv", DOMAINS_MD5[hierarchy_set])
+    frame = pd.read_csv(path, sep=";")
+    return {str(r.attribute): (int(r.low), int(r.high)) for r in frame.itertuples(index=False)}

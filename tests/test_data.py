@@ -180,3 +180,43 @@ def test_loader_argument_types_are_checked():
         data.load_adult("train", dropna="no")
     with pytest.raises(TypeError, match="attributes"):
         data.adult_hierarchies("age")
+
+
+# ---------------------------------------------------------------- the TKDE 2007 hierarchy set
+def test_tkde2007_trees_cover_every_adult_value_and_have_the_published_shape():
+    from privlib.data import adult_hierarchies, load_adult
+    trees = adult_hierarchies(hierarchy_set="tkde2007")
+    assert set(trees) == {"workclass", "education", "marital_status", "occupation", "relationship", "race",
+                          "sex", "native_country", "income"}
+    df = load_adult("all", dropna=False)
+    for a, h in trees.items():
+        observed = set(df[a].dropna().unique()) - {"?"}
+        assert observed <= set(h.leaves), (a, observed - set(h.leaves))
+    occ = trees["occupation"]
+    assert occ.parent("Tech-support") == "Blue-collar"          # the TKDE tree, not the book's
+    assert set(occ.children("*")) == {"White-collar", "Blue-collar", "Other"}
+    assert trees["workclass"].parent("Self-emp-inc") == "Self-emp"
+    assert trees["workclass"].parent("Never-worked") == "*"
+    assert len(trees["native_country"].leaves) == 41
+
+
+def test_tkde2007_public_domains():
+    from privlib.data import adult_domains, load_adult
+    dom = adult_domains("tkde2007")
+    assert dom == {"age": (15, 95), "fnlwgt": (0, 1_500_000), "education_num": (1, 20),
+                   "capital_gain": (0, 100_000), "capital_loss": (0, 5_000), "hours_per_week": (1, 100)}
+    df = load_adult("all")
+    for a, (lo, hi) in dom.items():  # the public ranges cover the records
+        assert lo <= df[a].min() and df[a].max() <= hi, a
+
+
+def test_hierarchy_sets_are_named_and_checked():
+    import pytest
+    from privlib.data import adult_domains, load_hierarchy
+    with pytest.raises(ValueError, match="hierarchy_set"):
+        load_hierarchy("occupation", "arx")
+    with pytest.raises(ValueError, match="attribute"):
+        load_hierarchy("age", "tkde2007")       # numeric: a public domain, not a tree
+    with pytest.raises(ValueError, match="hierarchy_set"):
+        adult_domains("book")
+    assert load_hierarchy("occupation").parent("Tech-support") != "Blue-collar"  # default: the book's set
