@@ -40,6 +40,7 @@ import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import numpy as np
 import pandas as pd
 
 from ._validation import _fmt, check_epsilon
@@ -85,21 +86,26 @@ class LedgerEntry:
     detail: str = ""
 
     def __post_init__(self):
-        if not isinstance(self.mechanism, str) or not self.mechanism:
-            raise TypeError(f"mechanism: expected a non-empty str, got {_fmt(self.mechanism)}")
-        if isinstance(self.eps, bool) or not isinstance(self.eps, numbers.Real):
-            raise TypeError(f"eps: expected a real number, got {type(self.eps).__name__} {_fmt(self.eps)}")
-        if not math.isfinite(float(self.eps)) or float(self.eps) < 0:
+        eps = self.eps
+        if type(eps) is not float:  # fast path: builders pass floats
+            if isinstance(eps, bool) or not isinstance(eps, numbers.Real):
+                raise TypeError(f"eps: expected a real number, got {type(eps).__name__} {_fmt(eps)}")
+            eps = float(eps)
+            object.__setattr__(self, "eps", eps)
+        if not (0.0 <= eps < math.inf):
             raise ValueError(f"eps: expected a finite number >= 0 in a ledger entry, got {_fmt(self.eps)}")
-        object.__setattr__(self, "eps", float(self.eps))
+        if type(self.mechanism) is not str or not self.mechanism:
+            raise TypeError(f"mechanism: expected a non-empty str, got {_fmt(self.mechanism)}")
         if self.composition not in COMPOSITIONS:
             raise ValueError(f"composition: expected one of {list(COMPOSITIONS)}, got {_fmt(self.composition)}")
         if self.composition == "parallel" and not self.group:
             raise ValueError("group: a 'parallel' entry needs the name of its group of disjoint calls")
-        path = tuple(int(p) for p in self.path)
+        path = self.path
+        if type(path) is not tuple or not all(type(p) is int for p in path):
+            path = tuple(int(p) for p in path)
+            object.__setattr__(self, "path", path)
         if self.composition == "path" and not path:
             raise ValueError("path: a 'path' entry needs the node ids from the root to its node")
-        object.__setattr__(self, "path", path)
 
 
 class Ledger(Sequence):
@@ -108,6 +114,12 @@ class Ledger(Sequence):
     Parameters
     ----------
     entries : iterable of LedgerEntry
+
+    Notes
+    -----
+    The ledger is stored by columns; :meth:`from_calls` records many calls of one mechanism
+    (one per tree node, say) without building an entry object per call, and the totals are
+    computed from the columns.  Entries are built when the ledger is iterated.
 
     Examples
     --------
@@ -118,7 +130,8 @@ class Ledger(Sequence):
     0.4
     """
 
-    __slots__ = ("_entries",)
+    __slots__ = ("_cols", "_entries")
+    _FIELDS = ("mechanism", "eps", "composition", "group", "path", "detail")
 
     def __init__(self, entries: Iterable[LedgerEntry] = ()):
         entries = tuple(entries)
@@ -126,23 +139,72 @@ class Ledger(Sequence):
             if not isinstance(e, LedgerEntry):
                 raise TypeError(f"entries[{i}]: expected a LedgerEntry, got {type(e).__name__} {_fmt(e)}")
         self._entries = entries
+        self._cols = tuple(tuple(getattr(e, f) for e in entries) for f in self._FIELDS)
+
+    @classmethod
+    def from_calls(cls, mechanism: str, eps, composition: str = "sequential", *, group: str = "",
+                   paths=None, detail: str = "") -> "Ledger":
+        """A ledger of many calls of one mechanism, validated at once (no object per call).
+
+        Parameters
+        ----------
+        mechanism : str
+        eps : array_like of float
+            The eps of each call (finite, >= 0).
+        composition : {"sequential", "parallel", "path"}
+        group : str
+            With ``"parallel"``: the group's name.
+        paths : sequence of tuple of int
+            With ``"path"``: one root-to-node path per call.
+        detail : str
+
+        >>> led = Ledger.from_calls("laplace", [0.5, 0.5], "path", paths=[(0, 1), (0, 2)])
+        >>> led.total(), len(led), led[1].path
+        (0.5, 2, (0, 2))
+        """
+        probe = LedgerEntry(mechanism, 0.0, composition, group=group, path=(0,), detail=detail)
+        arr = np.asarray(eps, dtype=float).ravel()
+        if arr.size and not (np.all(np.isfinite(arr)) and arr.min() >= 0):
+            bad = arr[~(np.isfinite(arr) & (arr >= 0))][0]
+            raise ValueError(f"eps: expected finite numbers >= 0 in a ledger, got {bad!r}")
+        n = arr.size
+        if composition == "path":
+            if paths is None or len(paths) != n:
+                raise ValueError(f"paths: expected one root-to-node path per call ({n}), got "
+                                 f"{'none' if paths is None else len(paths)}")
+            paths = tuple(p if type(p) is tuple and p and all(type(x) is int for x in p)
+                          else LedgerEntry(mechanism, 0.0, "path", path=p).path for p in paths)
+        else:
+            paths = ((),) * n
+        obj = cls.__new__(cls)
+        obj._entries = None
+        obj._cols = ((probe.mechanism,) * n, tuple(arr.tolist()), (composition,) * n, (group,) * n, paths,
+                     (detail,) * n)
+        return obj
+
+    @property
+    def entries(self) -> tuple:
+        """The entries, as :class:`LedgerEntry` objects."""
+        if self._entries is None:
+            self._entries = tuple(LedgerEntry(*row) for row in zip(*self._cols))
+        return self._entries
 
     def __len__(self) -> int:
-        return len(self._entries)
+        return len(self._cols[1])
 
     def __getitem__(self, i):
         if isinstance(i, slice):
-            return Ledger(self._entries[i])
-        return self._entries[i]
+            return Ledger(self.entries[i])
+        return self.entries[i]
 
     def __iter__(self) -> Iterator[LedgerEntry]:
-        return iter(self._entries)
+        return iter(self.entries)
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Ledger) and self._entries == other._entries
+        return isinstance(other, Ledger) and self._cols == other._cols
 
     def __hash__(self) -> int:
-        return hash(self._entries)
+        return hash(self._cols)
 
     def __repr__(self) -> str:
         return f"Ledger({len(self)} entries, total eps {self.total():.6g})"
@@ -151,28 +213,42 @@ class Ledger(Sequence):
         """Concatenate two ledgers (the computations compose sequentially)."""
         if not isinstance(other, Ledger):
             return NotImplemented
-        return Ledger(self._entries + other._entries)
+        obj = Ledger.__new__(Ledger)
+        obj._entries = None
+        obj._cols = tuple(a + b for a, b in zip(self._cols, other._cols))
+        return obj
 
     # ------------------------------------------------------------------ composition
     def sequential(self) -> float:
         """Sum of the ``"sequential"`` entries."""
-        return float(sum(e.eps for e in self._entries if e.composition == "sequential"))
+        _, eps, comp, _, _, _ = self._cols
+        return float(sum(e for e, c in zip(eps, comp) if c == "sequential"))
 
     def parallel(self) -> dict:
         """Cost of each ``"parallel"`` group: its largest eps."""
+        _, eps, comp, group, _, _ = self._cols
         groups: dict = {}
-        for e in self._entries:
-            if e.composition == "parallel":
-                groups[e.group] = max(groups.get(e.group, 0.0), e.eps)
+        for e, c, g in zip(eps, comp, group):
+            if c == "parallel":
+                groups[g] = max(groups.get(g, 0.0), e)
         return groups
 
     def path_costs(self) -> dict:
         """For every node that has ``"path"`` entries: the eps summed from the root to it."""
+        _, eps, comp, _, path, _ = self._cols
         at: dict = {}
-        for e in self._entries:
-            if e.composition == "path":
-                at[e.path] = at.get(e.path, 0.0) + e.eps
-        return {p: sum(at.get(p[:i], 0.0) for i in range(1, len(p) + 1)) for p in at}
+        for e, c, p in zip(eps, comp, path):
+            if c == "path":
+                at[p] = at.get(p, 0.0) + e
+        memo: dict = {(): 0.0}
+
+        def cost(p):  # eps from the root to p: memoised over the prefixes (the tree is shallow)
+            c = memo.get(p)
+            if c is None:
+                c = memo[p] = at.get(p, 0.0) + cost(p[:-1])
+            return c
+
+        return {p: cost(p) for p in at}
 
     def tree(self) -> float:
         """Cost of the ``"path"`` entries: the largest sum along a root-to-node path."""
@@ -201,7 +277,7 @@ class Ledger(Sequence):
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: mechanism, eps, composition, group, path, detail."""
         cols = ["mechanism", "eps", "composition", "group", "path", "detail"]
-        return pd.DataFrame([[getattr(e, c) for c in cols] for e in self._entries], columns=cols)
+        return pd.DataFrame([[getattr(e, c) for c in cols] for e in self.entries], columns=cols)
 
 
 def total_epsilon(entries: Iterable[LedgerEntry]) -> float:

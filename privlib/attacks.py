@@ -25,6 +25,10 @@ from .partition import Decomposition, qi_codes
 
 __all__ = ["Prediction", "naive_bayes", "kernel_conditionals"]
 
+#: Largest (codes x SA values) table :func:`kernel_conditionals` builds for one QI; wider QIs
+#: (e.g. timestamps) are evaluated only at the attacked codes by :func:`naive_bayes`.
+_DENSE_CELLS = 5e7
+
 
 @dataclass(frozen=True)
 class Prediction:
@@ -60,9 +64,21 @@ def kernel_conditionals(decomposition: Decomposition):
 
     Built with a difference array per QI: each leaf adds ``hist / width`` at its lower code
     and subtracts it after its upper code; a cumulative sum spreads the kernels.
+
+    Raises
+    ------
+    ValueError
+        If a QI's table would exceed 5e7 cells (a very wide domain such as a timestamp):
+        :func:`naive_bayes` handles such QIs without the full table.
     """
     if not isinstance(decomposition, Decomposition):
         raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    S = decomposition.histograms.shape[1]
+    for j, c in enumerate(decomposition.qi):
+        W = int(decomposition.domain_upper[j]) - int(decomposition.domain_lower[j]) + 1
+        if W * S > _DENSE_CELLS:
+            raise ValueError(f"decomposition: quasi-identifier {c!r} has a domain of {W:,} codes; a full table of "
+                             f"{W:,} x {S} conditionals is too large (naive_bayes evaluates it at the records only)")
     H = np.clip(decomposition.histograms, 0.0, None)           # round negative noisy counts up to 0
     S = H.shape[1]
     total = H.sum(axis=0)
@@ -82,6 +98,22 @@ def kernel_conditionals(decomposition: Decomposition):
             cond = np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
         conds.append(cond)
     return prior, conds
+
+
+def _conditionals_at(decomposition: Decomposition, j: int, z: np.ndarray, H: np.ndarray, total: np.ndarray):
+    """``Pr[t.j = u | S = v]`` at the 0-based codes ``z`` only (records x SA values): the kernels'
+    difference array over the leaves' breakpoints instead of every code of the domain."""
+    dlo = int(decomposition.domain_lower[j])
+    a = decomposition.lower[:, j] - dlo
+    b = decomposition.upper[:, j] - dlo + 1
+    points = np.unique(np.concatenate([a, b]))
+    w = H / decomposition.widths[:, j][:, None]
+    diff = np.zeros((points.size, H.shape[1]))
+    np.add.at(diff, np.searchsorted(points, a), w)
+    np.add.at(diff, np.searchsorted(points, b), -w)
+    joint = np.clip(np.cumsum(diff, axis=0), 0.0, None)[np.searchsorted(points, z, side="right") - 1]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
 
 
 def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str | None = None) -> Prediction:
@@ -121,12 +153,23 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
         j = int(np.argmax(outside.any(axis=0)))
         raise ValueError(f"df: quasi-identifier {decomposition.qi[j]!r} has values outside the release's domain "
                          f"[{dlo[j]}, {dhi[j]}]")
-    prior, conds = kernel_conditionals(decomposition)
+    S = decomposition.histograms.shape[1]
+    wide = [(int(dhi[j]) - int(dlo[j]) + 1) * S > _DENSE_CELLS for j in range(len(decomposition.qi))]
+    if any(wide):                       # evaluate every QI at the records' codes (no full tables)
+        H = np.clip(decomposition.histograms, 0.0, None)
+        total = H.sum(axis=0)
+        prior = total / total.sum() if total.sum() > 0 else np.full(S, 1.0 / S)
+        conds = [None] * len(decomposition.qi)
+    else:
+        prior, conds = kernel_conditionals(decomposition)
     with np.errstate(divide="ignore"):
         logp = np.tile(np.log(prior), (X.shape[0], 1))
         for j, cond in enumerate(conds):
-            lc = np.log(cond)                                   # codes x S, -inf where 0
-            rows = lc[X[:, j] - dlo[j]]
+            if cond is None:
+                rows = np.log(_conditionals_at(decomposition, j, X[:, j] - dlo[j], H, total))
+            else:
+                lc = np.log(cond)                               # codes x S, -inf where 0
+                rows = lc[X[:, j] - dlo[j]]
             dead = np.isneginf(rows).all(axis=1)
             rows[dead] = 0.0                                    # no evidence from this QI
             logp += rows

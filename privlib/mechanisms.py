@@ -10,13 +10,19 @@
 * :func:`geometric` -- the discrete (two-sided geometric) mechanism (Ghosh et al. 2009):
   add integer noise with P(Z = z) proportional to ``alpha**|z|``, ``alpha = exp(-eps/sensitivity)``.
 
-Every function takes ``rng`` (int seed or :class:`numpy.random.Generator`).
+Every function that draws takes ``rng`` (int seed or :class:`numpy.random.Generator`), required and
+keyword-only: randomness is never a default.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ._validation import as_generator, check_epsilon, check_positive
+
+#: Largest |value| accepted by :func:`geometric` (value + noise must stay inside int64).
+_INT64_SAFE = 2 ** 62
+#: Smallest eps / sensitivity of :func:`geometric`: P(|Z| > 2**62) = alpha**(2**62) < exp(-4e6).
+_GEOM_MIN_RATIO = 1e-12
 
 __all__ = [
     "laplace",
@@ -30,10 +36,23 @@ __all__ = [
 
 
 def laplace_scale(eps: float, sensitivity: float = 1.0) -> float:
-    """Scale b = sensitivity / eps of the Laplace mechanism."""
+    """Scale b = sensitivity / eps of the Laplace mechanism.
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` is not a finite number > 0, ``sensitivity`` not > 0, or the scale
+        ``sensitivity / eps`` overflows to infinity (e.g. ``eps=1e-310``): such noise
+        would turn every answer into +-inf.
+    """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    return sensitivity / eps
+    with np.errstate(over="ignore"):
+        b = sensitivity / eps
+    if not np.isfinite(b):
+        raise ValueError(f"eps: the Laplace scale sensitivity / eps = {sensitivity!r} / {eps!r} overflows a "
+                         "float; expected an eps whose noise scale is finite")
+    return b
 
 
 def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
@@ -56,9 +75,12 @@ def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
     """
     b = laplace_scale(eps, sensitivity)
     gen = as_generator(rng)
-    arr = np.asarray(value, dtype=float)
-    if np.isnan(arr).any():
-        raise ValueError("value: contains NaN; the Laplace mechanism needs finite true answers")
+    try:
+        arr = np.asarray(value, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"value: expected numbers, got {type(value).__name__} {value!r:.80}") from None
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("value: contains NaN or inf; the Laplace mechanism needs finite true answers")
     noisy = arr + gen.laplace(0.0, b, size=arr.shape)
     return float(noisy) if noisy.ndim == 0 else noisy
 
@@ -77,18 +99,40 @@ def exponential_probabilities(utilities, eps: float, sensitivity: float = 1.0, b
         raise ValueError(f"utilities: expected a non-empty 1-d array, got shape {u.shape}")
     if not np.all(np.isfinite(u)):
         raise ValueError("utilities: expected finite utilities, got NaN or inf")
-    logw = eps * u / (2.0 * sensitivity)
+    mu = None
     if base_measure is not None:
         mu = np.asarray(base_measure, dtype=float)
         if mu.shape != u.shape:
             raise ValueError(f"base_measure: expected shape {u.shape}, got {mu.shape}")
         if np.any(mu < 0) or not np.all(np.isfinite(mu)) or not np.any(mu > 0):
             raise ValueError("base_measure: expected finite non-negative weights, not all zero")
-        with np.errstate(divide="ignore"):
-            logw = logw + np.log(mu)
+    logw = _logits(u[None, :], eps, sensitivity, None if mu is None else mu[None, :])[0]
     logw = logw - np.max(logw)
     w = np.exp(logw)
     return w / w.sum()
+
+
+def _logits(u, eps, sensitivity, mu):
+    """Row-wise log weights ``eps * u / (2 du) + log(mu)`` of the exponential mechanism, up to a
+    per-row constant, without overflow: when ``eps * u / (2 du)`` overflows (utilities near the
+    float limit, a tiny sensitivity) every row is first shifted by its largest utility among the
+    candidates that can be chosen (a per-row constant does not change the distribution).
+    ``u`` is 2-d, ``-inf`` = unavailable; ``mu`` None or broadcastable non-negative weights."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        logits = eps * u / (2.0 * sensitivity)
+    bad = ~np.isfinite(logits)
+    # -inf from an unavailable candidate (u = -inf) is fine; an overflow (+-inf from a finite u) is not
+    if bad.any() and (bad & np.isfinite(u)).any():
+        usable = np.isfinite(u) if mu is None else np.isfinite(u) & (np.broadcast_to(mu, u.shape) > 0)
+        top = np.max(np.where(usable, u, -np.inf), axis=1, keepdims=True)
+        top = np.where(np.isfinite(top), top, 0.0)
+        with np.errstate(over="ignore", invalid="ignore"):      # u - top may be -inf: probability 0
+            logits = eps * ((u - top) / (2.0 * sensitivity))
+        logits = np.where(np.isnan(logits), -np.inf, logits)
+    if mu is not None:
+        with np.errstate(divide="ignore"):
+            logits = logits + np.log(mu)
+    return logits
 
 
 def exponential(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_measure=None) -> int:
@@ -163,30 +207,18 @@ def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, *, rng, ba
         raise ValueError(f"utilities: expected a non-empty 2-d array (rows x candidates), got shape {u.shape}")
     if np.isnan(u).any() or np.isposinf(u).any():
         raise ValueError("utilities: expected finite utilities or -inf (unavailable candidate), got NaN or +inf")
-    with np.errstate(over="ignore"):
-        logits = eps * u / (2.0 * sensitivity)
+    mu = None
     if base_measure is not None:
         mu = np.asarray(base_measure, dtype=float)
         if mu.shape not in (u.shape, (u.shape[1],)):
             raise ValueError(f"base_measure: expected shape {u.shape} or ({u.shape[1]},), got {mu.shape}")
         if not np.all(np.isfinite(mu)) or np.any(mu < 0):
             raise ValueError("base_measure: expected finite non-negative weights")
-        with np.errstate(divide="ignore"):
-            logits = logits + np.log(mu)
-    available = np.isfinite(logits)
-    no_candidate = ~(available | np.isposinf(logits)).any(axis=1)
+    logits = _logits(u, eps, sensitivity, mu)
+    no_candidate = ~np.isfinite(logits).any(axis=1)
     if no_candidate.any():
         raise ValueError(f"utilities: row {int(np.flatnonzero(no_candidate)[0])} has no available candidate "
                          "(all utilities -inf or all weights 0)")
-    if np.isposinf(logits).any():
-        # eps * u / (2 du) overflowed (|u| near the float limit): shift each row by its largest
-        # utility first; a per-row constant does not change the argmax
-        top = np.max(np.where(np.isfinite(u), u, -np.inf), axis=1, keepdims=True)
-        with np.errstate(over="ignore"):                   # u - top may be -inf: probability 0
-            logits = eps * ((u - top) / (2.0 * sensitivity))
-        if base_measure is not None:
-            with np.errstate(divide="ignore"):
-                logits = logits + np.log(mu)
     gen = as_generator(rng)
     g = gen.gumbel(size=logits.shape)
     return np.argmax(logits + g, axis=1).astype(np.int64)
@@ -212,12 +244,22 @@ def geometric(value, eps: float, sensitivity: float = 1.0, *, rng):
     sensitivity = check_positive(sensitivity, "sensitivity")
     gen = as_generator(rng)
     arr = np.asarray(value)
+    if arr.dtype.kind == "b" or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
+        raise ValueError(f"value: the geometric mechanism needs integer true answers, got dtype {arr.dtype}")
     if not np.issubdtype(arr.dtype, np.integer):
-        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
-            arr = arr.astype(np.int64)
-        else:
+        if not (np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
             raise ValueError("value: the geometric mechanism needs integer true answers")
-    q = 1.0 - np.exp(-eps / sensitivity)
+    if arr.size and (np.any(arr > _INT64_SAFE) or np.any(arr < -_INT64_SAFE)):
+        raise ValueError(f"value: expected integers within +-{_INT64_SAFE} (2**62), so that value + noise fits "
+                         f"in int64; got {arr.min()!r} .. {arr.max()!r}")
+    arr = arr.astype(np.int64)
+    ratio = eps / sensitivity
+    if ratio < _GEOM_MIN_RATIO:
+        raise ValueError(f"eps: eps / sensitivity = {ratio!r} is below {_GEOM_MIN_RATIO}; the geometric noise "
+                         "would not fit in a 64-bit integer (expected a larger eps or a smaller sensitivity)")
+    q = -np.expm1(-ratio)                                  # 1 - alpha, accurate for a small eps
     z = gen.geometric(q, size=arr.shape) - gen.geometric(q, size=arr.shape)
-    out = arr + z
+    out = arr + z                                          # |arr| <= 2**62, |z| < 2**62 with overwhelming probability
+    if np.any(np.abs(z) > _INT64_SAFE):                    # pragma: no cover - probability < exp(-1e6)
+        raise ValueError("eps: the geometric noise overflowed int64; use a larger eps")
     return int(out) if out.ndim == 0 else out

@@ -24,7 +24,8 @@ import numpy as np
 import pandas as pd
 
 from ._progress import check_progress, progress_bar
-from ._validation import as_generator, check_columns, check_in, check_int, check_nonempty
+from ._validation import (as_generator, check_columns, check_in, check_int, check_nonempty, check_probability,
+                          check_unique_columns)
 from .partition import Decomposition, _domain, dp_kdtree, encode, mondrian, qi_codes
 
 __all__ = [
@@ -180,6 +181,9 @@ def true_answers(X: np.ndarray, lower: np.ndarray, upper: np.ndarray, domain_low
     d = X.shape[1]
     if method == "auto":
         method = "prefix" if np.prod(W.astype(float)) <= 5e7 else "scan"
+    elif method == "prefix" and np.prod(W.astype(float)) > 5e7:
+        raise ValueError(f"method: 'prefix' needs a prefix-sum table of the whole domain, here "
+                         f"{np.prod(W.astype(float)):.3g} cells (more than 5e7); use 'scan' or 'auto'")
     if method == "prefix":
         P = _prefix_counts(X, lo, W)
         a = np.clip(lower - lo, 0, W)               # index of the cell before the range (padded)
@@ -194,7 +198,7 @@ def true_answers(X: np.ndarray, lower: np.ndarray, upper: np.ndarray, domain_low
     return out
 
 
-def range_workload(df: pd.DataFrame, qi, n: int, rng=0, *, domain: dict | None = None,
+def range_workload(df: pd.DataFrame, qi, n: int, *, rng, domain: dict | None = None,
                    max_rounds: int = 1000) -> Workload:
     """Draw ``n`` range COUNT(*) queries with a non-zero true answer (Section III).
 
@@ -211,14 +215,21 @@ def range_workload(df: pd.DataFrame, qi, n: int, rng=0, *, domain: dict | None =
     n : int
         Number of queries, >= 1 (the source: 2,000).
     rng : int or numpy.random.Generator
+        Required, keyword-only.
     domain : dict, optional
-        ``{qi: (low, high)}``; default the data's min and max.
+        ``{qi: (low, high)}`` integer codes; default the data's min and max (the workload is
+        an evaluation tool, not a release, so no privacy warning; pass the same public
+        domain as the release being evaluated so the two agree).
+    max_rounds : int
+        Rounds of redrawing queries with a zero answer before giving up (RuntimeError).
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     check_nonempty(df, "df")
+    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
     n = check_int(n, "n", minimum=1)
+    max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
     gen = as_generator(rng)
     X = qi_codes(df, qi)
     lo, hi = _domain(X, qi, domain)
@@ -238,13 +249,17 @@ def range_workload(df: pd.DataFrame, qi, n: int, rng=0, *, domain: dict | None =
         have += int(ok.sum())
         if have >= n:
             break
-    else:  # pragma: no cover - needs a pathological data set
-        raise RuntimeError(f"range_workload: found only {have} queries with a non-zero answer in {max_rounds} rounds")
+    else:
+        raise RuntimeError(f"range_workload: found only {have} queries with a non-zero answer in {max_rounds} "
+                           "rounds (max_rounds); the data may occupy a tiny corner of the domain")
     L = np.concatenate(lowers)[:n]
     U = np.concatenate(uppers)[:n]
     A = np.concatenate(answers)[:n]
     return Workload(tuple(qi), L, U, A, len(df))
 
+
+#: Largest number of mask cells (queries x codes, summed over the QIs) :func:`query_readings` builds.
+_MAX_MASK_CELLS = 2e9
 
 QUERY_READINGS = ("half", "half_present", "half_inclusive", "centred", "around_record", "half_records")
 
@@ -358,7 +373,7 @@ def _member_answers(Z, members):
     return np.rint(out).astype(np.int64)
 
 
-def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half", domain: dict | None = None,
+def query_readings(df: pd.DataFrame, qi, n: int, *, rng, reading: str = "half", domain: dict | None = None,
                    subsets=(), max_rounds: int = 1000) -> QuerySample:
     """Draw ``n`` non-zero COUNT(*) queries under one reading of the source's workload.
 
@@ -386,6 +401,9 @@ def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half"
     half of their occurring values (not an interval; such queries are not boxes and are
     used here only for their selectivity).  Queries with a zero answer are redrawn.
 
+    ``rng`` (int or numpy Generator) is required and keyword-only; ``domain`` as in
+    :func:`range_workload`.
+
     Returns
     -------
     QuerySample
@@ -393,8 +411,10 @@ def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half"
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     check_nonempty(df, "df")
+    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
     n = check_int(n, "n", minimum=1)
+    max_rounds = check_int(max_rounds, "max_rounds", minimum=1)
     check_in(reading, "reading", QUERY_READINGS)
     subsets = check_columns(df, list(subsets), "subsets") if len(subsets) else []
     extra = [c for c in subsets if c not in qi]
@@ -405,6 +425,11 @@ def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half"
     lo, hi = _domain(X, qi, domain)
     Z = X - lo
     W = hi - lo + 1
+    cells = float(W.sum()) * (1.25 * n + 64)
+    if cells > _MAX_MASK_CELLS:
+        raise ValueError(f"domain: the query masks (queries x codes per QI) would hold {cells:.3g} cells, more than "
+                         f"{_MAX_MASK_CELLS:.0e}; query_readings keeps every accepted code, so it needs QIs of at most "
+                         f"a few million codes (got widths {W.tolist()}); use range_workload for wide QIs")
     is_subset = [c in subsets for c in qi]
     kept, boxes, answers, have = [], [], [], 0
     for _ in range(max_rounds):
@@ -424,8 +449,8 @@ def query_readings(df: pd.DataFrame, qi, n: int, rng=0, *, reading: str = "half"
         have += int(ok.sum())
         if have >= n:
             break
-    else:  # pragma: no cover - needs a pathological data set
-        raise RuntimeError(f"query_readings: found only {have} non-zero queries in {max_rounds} rounds")
+    else:
+        raise RuntimeError(f"query_readings: found only {have} non-zero queries in {max_rounds} rounds (max_rounds)")
     members = tuple(np.concatenate([k[j] for k in kept])[:n] for j in range(len(qi)))
     lower = np.concatenate([b[0] for b in boxes])[:n] if boxes else None
     upper = np.concatenate([b[1] for b in boxes])[:n] if boxes else None
@@ -557,10 +582,14 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, method: s
 def _overlap_fractions(decomposition: Decomposition, workload: Workload, start: int = 0, stop: int | None = None):
     """(queries x leaves) float32 array: the share of each leaf's box that each query covers,
     ``prod_j |q_j intersect leaf_j| / |leaf_j|`` (for queries ``start:stop``)."""
-    lo, hi = decomposition.lower.astype(np.int32), decomposition.upper.astype(np.int32)
+    QL, QU = workload.lower[start:stop], workload.upper[start:stop]
+    lo, hi = decomposition.lower, decomposition.upper
+    # int32 arithmetic when every bound fits (fast), else int64 (codes in ms or ns)
+    small = max(np.abs(lo).max(initial=0), np.abs(hi).max(initial=0), np.abs(QL).max(initial=0),
+                np.abs(QU).max(initial=0)) < 2 ** 30
+    it = np.int32 if small else np.int64
+    lo, hi, QL, QU = lo.astype(it), hi.astype(it), QL.astype(it), QU.astype(it)
     inv_w = (1.0 / decomposition.widths).astype(np.float32)
-    QL = workload.lower[start:stop].astype(np.int32)
-    QU = workload.upper[start:stop].astype(np.int32)
     frac = None
     for j in range(lo.shape[1]):
         ov = np.minimum(QU[:, j, None], hi[None, :, j])
@@ -616,18 +645,26 @@ class Setup:
     domain: dict
     orders: dict = field(default_factory=dict)
     distance: str = "equal"
+    #: the public set of sensitive values (histogram columns); None: the values present
+    sa_values: tuple | None = None
 
     @property
     def n(self) -> int:
         return len(self.df)
 
-    def sample(self, fraction: float, rng=0) -> "Setup":
-        """A simple random sample of the records (same domains), for Figure 6(b)."""
+    def sample(self, fraction: float, *, rng) -> "Setup":
+        """A simple random sample of ``round(fraction * n)`` records (same domains), for Figure 6(b).
+
+        ``fraction`` in (0, 1]; ``rng`` (int or numpy Generator) required, keyword-only.
+        """
+        fraction = check_probability(fraction, "fraction", low_open=True)
         gen = as_generator(rng)
         m = int(round(fraction * self.n))
-        idx = np.sort(gen.choice(self.n, size=m, replace=False))
+        if m < 1:
+            raise ValueError(f"fraction: {fraction!r} of {self.n} records rounds to an empty sample")
+        idx = np.sort(gen.choice(self.n, size=m, replace=False))   # sort: distinct indices
         return Setup(self.name, self.df.iloc[idx].reset_index(drop=True), self.qi, self.sa, self.domain,
-                     self.orders, self.distance)
+                     self.orders, self.distance, self.sa_values)
 
 
 def adult_setup(df: pd.DataFrame | None = None) -> Setup:
@@ -637,8 +674,10 @@ def adult_setup(df: pd.DataFrame | None = None) -> Setup:
     Orders of the categorical QIs: workclass and sex in the leaf order of the Adult
     hierarchies (``privlib.data.load_hierarchy``: Private, Self-emp-not-inc, Self-emp-inc,
     Federal-gov, State-gov, Local-gov, Without-pay, Never-worked; Female, Male); education
-    by ``education_num`` (Preschool ... Doctorate); income ``<=50K`` < ``>50K``.  Domains:
-    the code ranges of these orders, hours per week 1..99.
+    by ``education_num`` (Preschool ... Doctorate); income ``<=50K`` < ``>50K``.  Public domains:
+    the code ranges of these orders (the values listed in ``adult.names``), hours per week 1..99
+    (the range of the CPS question on usual weekly hours, top-coded at 99).  Public SA values:
+    the 14 occupations listed in ``adult.names`` (the occupation hierarchy's leaves), sorted.
     """
     from . import data
     if df is None:
@@ -656,7 +695,8 @@ def adult_setup(df: pd.DataFrame | None = None) -> Setup:
     coded = encode(df[list(ADULT_QI) + [ADULT_SA]], orders)
     domain = {c: (0, len(orders[c]) - 1) for c in orders}
     domain["hours_per_week"] = (1, 99)
-    return Setup("Adult", coded.reset_index(drop=True), ADULT_QI, ADULT_SA, domain, orders, "equal")
+    sa_values = tuple(sorted(data.load_hierarchy("occupation").leaves))
+    return Setup("Adult", coded.reset_index(drop=True), ADULT_QI, ADULT_SA, domain, orders, "equal", sa_values)
 
 
 def industry_pay_class(industry, income, n_classes: int = N_SALARY_CLASSES) -> np.ndarray:
@@ -697,6 +737,10 @@ def census_setup(df: pd.DataFrame | None = None) -> Setup:
       ordered classes of industries by their share of incomes over 50,000 (the file's only
       pay information besides a rarely filled hourly wage): a group-level stand-in for
       the individual salary class.
+
+    Public domains: age 0..90 (the CPS top-codes age at 90), the code ranges of the state
+    and education orders, occupation codes 1..46 (the detailed occupation recode runs 0..46,
+    0 = not in universe, excluded); public SA values: the classes 0..9 by construction.
     """
     from . import data
     if df is None:
@@ -715,20 +759,26 @@ def census_setup(df: pd.DataFrame | None = None) -> Setup:
     coded = encode(out, orders)
     domain = {"age": (0, 90), "state": (0, len(state_order) - 1), "education": (0, len(CENSUS_EDUCATION) - 1),
               "occupation": (1, 46)}
-    return Setup("Census", coded.reset_index(drop=True), CENSUS_QI, CENSUS_SA, domain, orders, "ordered")
+    return Setup("Census", coded.reset_index(drop=True), CENSUS_QI, CENSUS_SA, domain, orders, "ordered",
+                 tuple(range(N_SALARY_CLASSES)))
 
 
 # ----------------------------------------------------------------------------- sweeps
-def build(setup: Setup, model: str, value, seed: int = 0, **kw) -> Decomposition:
+def build(setup: Setup, model: str, value, *, rng, **kw) -> Decomposition:
     """Build the decomposition of ``model`` ("k", "l", "t", "eps") with parameter ``value``.
 
     ``"k"``: Mondrian k-anonymity; ``"l"``: Mondrian ell-diversity (with k = 1 unless given);
     ``"t"``: Mondrian t-closeness on k = 8 (as the source); ``"eps"``: the DP kd-tree
-    (``height`` keyword, default 8).
+    (``height`` keyword, default 8), drawn with ``rng`` (required, keyword-only; checked but
+    unused by the deterministic Mondrian models).  The setup's public ``domain`` and
+    ``sa_values`` are passed to the builder.
     """
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup: expected a privlib.metrics.Setup, got {type(setup).__name__}")
     check_in(model, "model", ("k", "l", "t", "eps"))
+    gen = as_generator(rng)
     qi, sa = list(setup.qi), setup.sa
-    common = dict(domain=setup.domain)
+    common = dict(domain=setup.domain, sa_values=setup.sa_values)
     if model == "k":
         return mondrian(setup.df, qi, sa, value, max_height=kw.get("max_height"), **common)
     if model == "l":
@@ -737,22 +787,24 @@ def build(setup: Setup, model: str, value, seed: int = 0, **kw) -> Decomposition
     if model == "t":
         return mondrian(setup.df, qi, sa, kw.get("k", 8), t=value, distance=setup.distance,
                         max_height=kw.get("max_height"), **common)
-    return dp_kdtree(setup.df, qi, sa, value, kw.get("height", 8), seed,
+    return dp_kdtree(setup.df, qi, sa, value, kw.get("height", 8), rng=gen,
                      median_fraction=kw.get("median_fraction", 0.3), **common)
 
 
-def evaluate(setup: Setup, workload: Workload, model: str, value, seed: int = 0, **kw) -> dict:
+def evaluate(setup: Setup, workload: Workload, model: str, value, *, rng, **kw) -> dict:
     """Build, attack every record, answer the workload: one row of a figure.
 
     Returns a dict with ``model, value, seed, leaves, accuracy, rho, beta, alpha`` and the
-    keywords.  ``rho`` is the baseline accuracy on ``setup.df``.  The keyword
+    keywords; ``seed`` is ``rng`` when it is an int seed (None for a Generator).  ``rng``
+    (int or numpy Generator) is required and keyword-only.  ``rho`` is the baseline accuracy on ``setup.df``.  The keyword
     ``alpha_variants=True`` (not passed to :func:`build`) adds ``alpha_clipped`` and
     ``alpha_clipped_total``: the median relative error from counts with negative cells
     rounded up to 0, and from those counts rescaled to the noisy total (:func:`leaf_counts`).
     """
     from .attacks import naive_bayes
     variants = bool(kw.pop("alpha_variants", False))
-    dec = build(setup, model, value, seed, **kw)
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
+    dec = build(setup, model, value, rng=rng, **kw)
     pred = naive_bayes(dec, setup.df)
     br = privacy_breach(pred)
     alpha = median_relative_error(dec, workload)
@@ -777,7 +829,7 @@ def _init(setups, workloads):
 
 def _run(task):
     key, model, value, seed, kw = task
-    return evaluate(_STATE["setups"][key], _STATE["workloads"][key], model, value, seed, **kw)
+    return evaluate(_STATE["setups"][key], _STATE["workloads"][key], model, value, rng=seed, **kw)
 
 
 def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress=False, desc: str = "sweep") -> pd.DataFrame:
@@ -788,6 +840,8 @@ def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress=False
     setups, workloads : dict
         ``{key: Setup}`` and ``{key: Workload}``.
     tasks : list of (key, model, value, seed, kwargs)
+        ``seed``: the task's own rng (a required int seed: randomness is never a default;
+        ``None`` is refused).
     workers : int
         1 runs in this process; more use a ``ProcessPoolExecutor`` (each task is seeded by
         its own ``seed``, so the rows do not depend on ``workers``).
@@ -800,6 +854,10 @@ def sweep(setups: dict, workloads: dict, tasks, workers: int = 1, progress=False
     workers = check_int(workers, "workers", minimum=1)
     check_progress(progress)
     tasks = [(k, m, v, s, dict(kw)) for k, m, v, s, kw in tasks]
+    for t in tasks:
+        if isinstance(t[3], bool) or not isinstance(t[3], (int, np.integer)) or t[3] < 0:
+            raise TypeError(f"tasks: the seed of task {t[:4]!r} must be a non-negative int (the task's rng), "
+                            f"got {type(t[3]).__name__} {t[3]!r}")
     missing = sorted({t[0] for t in tasks} - set(setups) | ({t[0] for t in tasks} - set(workloads)))
     if missing:
         raise ValueError(f"tasks: unknown setup key(s) {missing}")

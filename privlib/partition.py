@@ -33,9 +33,14 @@ import numpy as np
 import pandas as pd
 
 from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int, check_no_nan,
-                          check_nonempty, check_probability)
+                          check_nonempty, check_probability, check_unique_columns, warn_privacy_leak)
+from .accounting import Ledger, LedgerEntry
 from .closeness import emd_equal, emd_ordered
 from .mechanisms import exponential_rows, laplace
+
+#: Largest domain width (codes per QI) and largest combined sort key ``group * width + code``:
+#: below 2**62 every sum of two such numbers still fits in int64.
+_INT_LIMIT = 2 ** 62
 
 __all__ = [
     "LedgerEntry",
@@ -100,8 +105,14 @@ def qi_codes(df: pd.DataFrame, qi, name: str = "qi") -> np.ndarray:
             cols.append(s.cat.codes.to_numpy(np.int64))
         elif pd.api.types.is_bool_dtype(s) or pd.api.types.is_integer_dtype(s):
             cols.append(s.to_numpy(np.int64))
+        elif pd.api.types.is_float_dtype(s) and not np.all(np.isfinite(s.to_numpy())):
+            raise ValueError(f"{name}: quasi-identifier {c!r} has infinite values; expected finite integer codes")
         elif pd.api.types.is_float_dtype(s) and np.all(np.mod(s.to_numpy(), 1) == 0):
-            cols.append(s.to_numpy().astype(np.int64))
+            v = s.to_numpy()
+            if np.abs(v).max(initial=0.0) >= _INT_LIMIT:
+                raise ValueError(f"{name}: quasi-identifier {c!r} has values up to {np.abs(v).max()!r}, beyond the "
+                                 f"integer codes privlib handles (|code| < 2**62)")
+            cols.append(v.astype(np.int64))
         else:
             raise TypeError(f"{name}: quasi-identifier {c!r} has dtype {s.dtype}, not orderable integer codes; "
                             "encode it with privlib.partition.encode(df, {column: order})")
@@ -109,13 +120,32 @@ def qi_codes(df: pd.DataFrame, qi, name: str = "qi") -> np.ndarray:
 
 
 def _domain(X: np.ndarray, qi: list, domain) -> tuple[np.ndarray, np.ndarray]:
+    """The root box ``(lo, hi)`` (int64 arrays): ``domain`` checked, or the data's min and max.
+
+    Bounds must be integers (integer-valued floats are accepted; ``0.5`` is refused, never
+    truncated) and every width ``hi - lo + 1`` below 2**62 so that code arithmetic fits in int64.
+    """
     if domain is None:
-        return X.min(axis=0), X.max(axis=0)
+        lo, hi = X.min(axis=0), X.max(axis=0)
+        _check_widths(lo.tolist(), hi.tolist(), qi)
+        return lo, hi
+    if not isinstance(domain, dict):
+        raise TypeError(f"domain: expected a dict {{quasi-identifier: (low, high)}}, got {type(domain).__name__}")
     missing = [c for c in qi if c not in domain]
     if missing:
         raise ValueError(f"domain: expected a (low, high) pair for every quasi-identifier, missing {missing}")
-    lo = np.array([int(domain[c][0]) for c in qi], dtype=np.int64)
-    hi = np.array([int(domain[c][1]) for c in qi], dtype=np.int64)
+    bounds = []
+    for c in qi:
+        pair = domain[c]
+        if isinstance(pair, (str, bytes)) or not hasattr(pair, "__len__") or len(pair) != 2:
+            raise ValueError(f"domain[{c!r}]: expected a (low, high) pair of integer codes, got {pair!r}")
+        try:
+            bounds.append((check_int(pair[0], f"domain[{c!r}] low"), check_int(pair[1], f"domain[{c!r}] high")))
+        except TypeError as exc:
+            raise TypeError(f"domain: {exc}; quasi-identifiers are integer codes, so are their domains") from None
+    _check_widths([b[0] for b in bounds], [b[1] for b in bounds], qi)
+    lo = np.array([b[0] for b in bounds], dtype=np.int64)
+    hi = np.array([b[1] for b in bounds], dtype=np.int64)
     if np.any(hi < lo):
         raise ValueError(f"domain: expected low <= high, got {dict(zip(qi, zip(lo.tolist(), hi.tolist())))}")
     outside = (X < lo) | (X > hi)
@@ -123,6 +153,13 @@ def _domain(X: np.ndarray, qi: list, domain) -> tuple[np.ndarray, np.ndarray]:
         j = int(np.argmax(outside.any(axis=0)))
         raise ValueError(f"domain: quasi-identifier {qi[j]!r} has values outside [{lo[j]}, {hi[j]}]")
     return lo, hi
+
+
+def _check_widths(lo, hi, qi):
+    for c, a, b in zip(qi, lo, hi):
+        if abs(int(a)) >= _INT_LIMIT or abs(int(b)) >= _INT_LIMIT or int(b) - int(a) + 1 > _INT_LIMIT:
+            raise ValueError(f"domain: quasi-identifier {c!r} spans [{a}, {b}]; expected bounds and a width "
+                             "below 2**62 (rescale the codes, e.g. to seconds or days)")
 
 
 def _sensitive(df, sa, sa_values=None):
@@ -135,7 +172,13 @@ def _sensitive(df, sa, sa_values=None):
         else:
             values = sorted(pd.unique(s).tolist())
     else:
+        if isinstance(sa_values, (str, bytes)):
+            raise TypeError(f"sa_values: expected a sequence of sensitive values, got the string {sa_values!r}")
         values = list(sa_values)
+        if not values:
+            raise ValueError("sa_values: expected at least one sensitive value, got none")
+        if len(set(values)) != len(values):
+            raise ValueError(f"sa_values: expected distinct values, got duplicates in {values[:20]}")
     idx = pd.Index(values).get_indexer(s)
     if (idx < 0).any():
         raise ValueError(f"sa_values: value(s) {sorted(set(s[idx < 0].astype(str)))[:5]} of {sa!r} are not listed")
@@ -143,25 +186,6 @@ def _sensitive(df, sa, sa_values=None):
 
 
 # ----------------------------------------------------------------------------- Decomposition
-@dataclass(frozen=True)
-class LedgerEntry:
-    """One mechanism call of a differentially private builder.
-
-    ``node`` is the tree node whose data the call reads; ``composition`` says how the
-    call composes: ``"sequential"`` with the calls on its ancestors (a median), or
-    ``"parallel"`` over disjoint cells (a leaf histogram: one Laplace draw per SA value,
-    each record in one cell).  Calls on different nodes of one depth read disjoint
-    records and compose in parallel, so the privacy cost of the tree is the largest sum
-    of ``eps`` along a root-to-leaf path (see :meth:`Decomposition.path_spend`).
-    """
-
-    node: int
-    depth: int
-    mechanism: str
-    eps: float
-    composition: str
-
-
 @dataclass(frozen=True, eq=False)
 class Decomposition:
     """A spatial decomposition: leaves (boxes over the QIs) with SA histograms.
@@ -184,8 +208,9 @@ class Decomposition:
         The binary tree: node ``i`` splits on ``qi[tree_dim[i]]`` sending codes
         ``<= tree_threshold[i]`` to ``tree_left[i]``; ``tree_leaf[i]`` is the leaf index of
         a leaf node (-1 for an inner node).  Node 0 is the root.
-    ledger : tuple of LedgerEntry
-        Privacy spend (empty for the syntactic models).
+    ledger : privlib.accounting.Ledger
+        Privacy spend, one ``"path"`` entry per mechanism call (path = node ids from the
+        root to the node the call reads); empty for the syntactic models.
     params : dict
         How the decomposition was built.
     """
@@ -204,7 +229,7 @@ class Decomposition:
     tree_right: np.ndarray
     tree_leaf: np.ndarray
     tree_depth: np.ndarray
-    ledger: tuple = ()
+    ledger: Ledger = field(default_factory=Ledger)
     params: dict = field(default_factory=dict)
 
     @property
@@ -266,11 +291,16 @@ class Decomposition:
         return paths
 
     def path_spend(self) -> np.ndarray:
-        """Sum of the ledger's eps along each root-to-leaf path (one value per leaf)."""
-        spent = {}
+        """Sum of the ledger's eps along each root-to-leaf path (one value per leaf).
+
+        Read from the ledger's ``"path"`` entries (:meth:`privlib.accounting.Ledger.path_costs`
+        gives the same sums for the nodes that have entries); 0 for a syntactic model.
+        """
+        at: dict = {}
         for e in self.ledger:
-            spent[e.node] = spent.get(e.node, 0.0) + e.eps
-        return np.array([sum(spent.get(n, 0.0) for n in path) for path in self.leaf_paths()])
+            if e.composition == "path":
+                at[e.path[-1]] = at.get(e.path[-1], 0.0) + e.eps
+        return np.array([sum(at.get(n, 0.0) for n in path) for path in self.leaf_paths()])
 
     def leaves_frame(self) -> pd.DataFrame:
         """One row per leaf: its box (``<qi>_lo``, ``<qi>_hi``) and count."""
@@ -329,7 +359,7 @@ class _Tree:
             tree_dim=np.asarray(self.dim, np.int64), tree_threshold=np.asarray(self.thr, np.int64),
             tree_left=np.asarray(self.left, np.int64), tree_right=np.asarray(self.right, np.int64),
             tree_leaf=tree_leaf, tree_depth=np.asarray(self.depth, np.int64),
-            ledger=tuple(ledger), params=dict(params))
+            ledger=ledger if isinstance(ledger, Ledger) else Ledger(ledger), params=dict(params))
 
 
 def _group_hist(group, values, n_groups, n_values, weights=None):
@@ -342,7 +372,10 @@ def _check_common(df, qi, sa):
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     check_nonempty(df, "df")
+    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
+    if not isinstance(sa, str) and not np.isscalar(sa):
+        raise TypeError(f"sa: expected one column name, got {type(sa).__name__} {sa!r}")
     check_columns(df, [sa], "sa")
     if sa in qi:
         raise ValueError(f"sa: the sensitive attribute {sa!r} is also listed as a quasi-identifier")
@@ -362,7 +395,7 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
 
     * hold at least ``k`` records (k-anonymity),
     * are ell-diverse for ``l`` (``l_kind="distinct"``: at least ``l`` distinct SA values,
-      as the issue asks; ``"frequency"``: no SA value has more than a ``1/l`` share, the
+      the main reading; ``"frequency"``: no SA value has more than a ``1/l`` share, the
       "well-represented" reading that reproduces the source's "largest achievable l"),
     * have EMD at most ``t`` between their SA distribution and the whole table's
       (``distance="equal"`` for a nominal SA, ``"ordered"`` for an ordinal one) -- the
@@ -389,7 +422,8 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     distance : {"equal", "ordered"}, optional
         Ground distance of t; default "ordered" for a numeric SA, "equal" otherwise.
     domain : dict, optional
-        ``{qi: (low, high)}`` root box; default the data's min and max per QI.
+        ``{qi: (low, high)}`` integer root box; default the data's min and max per QI (no
+        warning: Mondrian is a syntactic model with no privacy budget).
     sa_values : sequence, optional
         The SA's value set (default: the sorted values present).
 
@@ -464,17 +498,22 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
         spread = np.zeros((m, d))
         for j in range(d):
             W = int(width[j])
-            key = g * W + Z[rec, j]
-            sk = np.sort(key)
-            vmin = sk[starts] - np.arange(m) * W
-            vmax = sk[starts + cnt - 1] - np.arange(m) * W
+            zj = Z[rec, j]
+            if m * W < _INT_LIMIT:                 # one int64 key (node, code): fits, checked in Python ints
+                base = np.arange(m, dtype=np.int64) * W
+                sk = np.sort(g * W + zj)
+                at = lambda pos: sk[pos] - base        # noqa: E731 - the codes at sorted positions
+            else:                                  # wide codes (e.g. nanosecond timestamps): no combined key
+                sz = zj[np.lexsort((zj, g))]
+                at = lambda pos: sz[pos]               # noqa: E731
+            vmin = at(starts)
+            vmax = at(starts + cnt - 1)
             spread[:, j] = (vmax - vmin) / max(W - 1, 1)
-            med = sk[starts + (cnt - 1) // 2] - np.arange(m) * W
-            base = np.arange(m) * W
-            n_le = np.searchsorted(sk, base + med, side="right") - starts
-            n_lt = np.searchsorted(sk, base + med, side="left") - starts
-            side_le = Z[rec, j] <= med[g]
-            side_lt = Z[rec, j] < med[g]
+            med = at(starts + (cnt - 1) // 2)
+            side_le = zj <= med[g]
+            side_lt = zj < med[g]
+            n_le = np.bincount(g[side_le], minlength=m)    # counted from the records themselves
+            n_lt = np.bincount(g[side_lt], minlength=m)
             h_le = _group_hist(g, srec, m, S, side_le.astype(float))
             h_lt = _group_hist(g, srec, m, S, side_lt.astype(float))
             ok_le = (n_le > 0) & (n_le < cnt) & ok(h_le, n_le) & ok(hist - h_le, cnt - n_le)
@@ -528,16 +567,101 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
 
 
 # ----------------------------------------------------------------------------- DP kd-tree
+#: ledger detail of a leaf histogram (the node is the last id of the entry's path)
+_LEAF_DETAIL = "leaf histogram: one Laplace count per SA value, disjoint cells (parallel)"
+
+
 def _exponential_rows(utilities, valid, eps, sensitivity, gen):
     """One exponential-mechanism draw per row over the row's ``valid`` candidates.
 
     A thin wrapper of :func:`privlib.mechanisms.exponential_rows`: the candidates outside
-    ``valid`` get utility ``-inf`` (probability 0).
+    ``valid`` get utility ``-inf`` (probability 0).  The dense reference of
+    :func:`_median_segments` (memory: rows x candidates).
     """
     return exponential_rows(np.where(valid, utilities, -np.inf), eps, sensitivity, rng=gen)
 
 
-def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, median_fraction: float = 0.3,
+def _median_segments(z, k, K, lo, hi):
+    """The candidate cut points of ``K`` nodes as runs of equal utility (piecewise constant).
+
+    Node ``i`` holds the records ``k == i`` with codes ``z`` (0-based) and cuts
+    ``c in [lo[i], hi[i] - 1]`` (left child: codes ``<= c``); the median utility
+    ``-| #{x <= c} - n_i / 2 |`` only changes at the records' distinct codes, so the cuts
+    fall into at most ``1 + distinct codes`` runs: ``[lo, u_1 - 1]`` (count 0),
+    ``[u_r, u_{r+1} - 1]`` (count ``C_r``, the records ``<= u_r``), ..., ``[u_last, hi - 1]``.
+
+    Returns
+    -------
+    seg_node, seg_start, seg_len, seg_util : ndarrays (runs,)
+        Runs of positive length only, ordered by node; memory O(records + nodes), not
+        O(nodes x domain width).
+    """
+    cnt = np.bincount(k, minlength=K)
+    width = int(hi.max(initial=0)) + 1 if K else 1         # codes are 0-based: z <= hi < width
+    if K * width <= max(4 * k.size, 1 << 16):
+        # narrow domain: a (nodes x codes) count table no larger than a few times the records
+        table = np.bincount(k * width + z, minlength=K * width).reshape(K, width)
+        pk, pv = np.nonzero(table)                         # distinct (node, code) pairs, sorted
+        C = np.cumsum(table, axis=1)[pk, pv]               # records <= pv in the node
+    else:
+        if K * width < _INT_LIMIT:                         # one int64 sort key (checked in Python ints)
+            order = np.argsort(k * width + z, kind="stable")
+        else:
+            order = np.lexsort((z, k))                    # by node, then code (stable)
+        k, z = k[order], z[order]
+        first = np.ones(k.size, dtype=bool)
+        first[1:] = (k[1:] != k[:-1]) | (z[1:] != z[:-1])
+        starts = np.flatnonzero(first)
+        pk, pv = k[starts], z[starts]                      # distinct (node, code) pairs, sorted
+        last = np.append(starts[1:], k.size) - 1           # last record of each pair
+        C = last + 1 - np.searchsorted(k, pk, side="left")     # records <= pv in the node
+    pk = pk.astype(np.int64)
+    pv = pv.astype(np.int64)
+    same = np.zeros(pk.size, dtype=bool)
+    same[:-1] = pk[1:] == pk[:-1]
+    nxt = np.append(pv[1:], 0)
+    end = np.where(same, nxt - 1, hi[pk] - 1)
+    first_end = hi - 1                                     # a node without records: one run
+    has = cnt > 0
+    first_code = np.zeros(K, dtype=np.int64)
+    first_code[pk[::-1]] = pv[::-1]                        # smallest code of each node
+    first_end = np.where(has, first_code - 1, first_end)
+    seg_node = np.concatenate([np.arange(K, dtype=np.int64), pk])
+    seg_start = np.concatenate([lo, pv])
+    seg_end = np.concatenate([first_end, end])
+    seg_util = -np.abs(np.concatenate([np.zeros(K), C.astype(float)]) - cnt[seg_node] / 2.0)
+    seg_len = seg_end - seg_start + 1
+    keep = seg_len > 0
+    order = np.argsort(seg_node[keep], kind="stable")
+    return (seg_node[keep][order], seg_start[keep][order], seg_len[keep][order], seg_util[keep][order])
+
+
+def _segment_probabilities(seg_node, seg_len, seg_util, K, eps, sensitivity=1.0):
+    """Probability of each run under the exponential mechanism: ``len * exp(eps u / (2 du))``
+    normalised within its node (every cut of a run has probability ``p_run / len``)."""
+    logw = eps * seg_util / (2.0 * sensitivity) + np.log(seg_len.astype(float))
+    top = np.full(K, -np.inf)
+    np.maximum.at(top, seg_node, logw)
+    w = np.exp(logw - top[seg_node])
+    return w / np.bincount(seg_node, weights=w, minlength=K)[seg_node]
+
+
+def _private_medians(z, k, K, lo, hi, eps, gen):
+    """One exponential-mechanism median per node, drawn run by run (see :func:`_median_segments`).
+
+    Exactly the distribution of the dense draw over every integer cut
+    (:func:`privlib.mechanisms.exponential_rows` on ``-|#{x <= c} - n/2|``, sensitivity 1):
+    a run is chosen with weight ``length * exp(eps u / 2)`` by the Gumbel-max trick
+    (:func:`privlib.mechanisms.exponential_rows`' method), then a cut uniformly inside it.
+    """
+    seg_node, seg_start, seg_len, seg_util = _median_segments(z, k, K, lo, hi)
+    score = eps * seg_util / 2.0 + np.log(seg_len.astype(float)) + gen.gumbel(size=seg_node.size)
+    order = np.lexsort((-score, seg_node))                 # best run of each node first
+    best = order[np.searchsorted(seg_node[order], np.arange(K), side="left")]
+    return seg_start[best] + gen.integers(0, seg_len[best])
+
+
+def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, *, rng, median_fraction: float = 0.3,
               domain: dict | None = None, sa_values=None) -> Decomposition:
     """A differentially private kd-tree (Cormode et al. ICDE 2012) with noisy leaf histograms.
 
@@ -551,19 +675,23 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
     range ``[lo, hi - 1]`` along the split QI (left child ``<= c``); candidate ``c`` has
     utility ``-| #{x <= c} - n_node / 2 |`` (sensitivity 1: adding or removing one record
     changes it by at most 1/2) and is drawn from the exponential mechanism's distribution
-    (:func:`privlib.mechanisms.exponential_probabilities`) with ``eps_median``, for all the
-    nodes of a level at once by the Gumbel-max trick
-    (:func:`privlib.mechanisms.exponential_rows`).
+    (:func:`privlib.mechanisms.exponential_probabilities`) with ``eps_median``.  The utility
+    is constant between consecutive record codes, so the draw picks such a run of cuts with
+    weight ``length * exp(eps_median * u / 2)`` (Gumbel-max, every node of a level at once)
+    and then a cut uniformly inside it: the same distribution in O(records + nodes) memory,
+    whatever the domain's width.
 
-    Budget split (documented, recorded in :attr:`Decomposition.ledger`):
+    Budget split (recorded in :attr:`Decomposition.ledger`, a :class:`privlib.accounting.Ledger`
+    of ``"path"`` entries whose path is the node ids from the root; checked against ``eps``):
 
     * ``eps_median = median_fraction * eps / height`` per split, on each of the ``height``
       levels of inner nodes -- sequential composition along a root-to-leaf path, parallel
       across the disjoint nodes of one level;
     * ``eps_count = eps - (median budget spent on the leaf's path)`` for the leaf: Laplace
       noise of scale ``1 / eps_count`` on each of the leaf's SA counts (a record falls in
-      one cell of one leaf: sensitivity 1, parallel over cells).  A leaf that stopped early
-      therefore gets the unspent median budget too, so every path spends exactly ``eps``.
+      one cell of one leaf: sensitivity 1, parallel over cells, one ledger entry per leaf).
+      A leaf that stopped early therefore gets the unspent median budget too, so every path
+      spends exactly ``eps``.
 
     Parameters
     ----------
@@ -574,21 +702,29 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
     eps : float
         Total budget, > 0.
     height : int
-        Depth of the leaves, >= 0 (``2**height`` leaves at most).
+        Depth of the leaves, 0 <= height <= 30 (``2**height`` leaves at most).
     rng : int or numpy.random.Generator
+        Required, keyword-only.
     median_fraction : float in [0, 1)
         Share of ``eps`` spent on split points (0.3 by default; 0 gives a tree of exact
         domain midpoints, a data-independent quadtree-like split).
     domain : dict, optional
-        ``{qi: (low, high)}``; should be public.  Default: the data's min and max (which,
-        strictly, is not private -- pass the public code ranges, as the chapter does).
+        ``{qi: (low, high)}`` integer codes, from public knowledge (a data dictionary, a
+        hierarchy).  Without it the root box is the data's min and max, published outside the
+        budget: a :class:`privlib.PrivacyLeakWarning` says so at every call.
     sa_values : sequence, optional
-        The public SA value set (default: the sorted values present).
+        The public SA value set.  Without it the values present in the data are used (and
+        published as the histogram columns): a :class:`privlib.PrivacyLeakWarning` says so.
 
     Returns
     -------
     Decomposition
         Noisy (float, possibly negative) leaf histograms and the budget ledger.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Bad arguments (named in the message); ``domain`` bounds that are not integers.
     """
     qi = _check_common(df, qi, sa)
     eps = check_epsilon(eps)
@@ -597,8 +733,15 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
     gen = as_generator(rng)
     X = qi_codes(df, qi)
     values, s = _sensitive(df, sa, sa_values)
-    S = len(values)
     dlo, dhi = _domain(X, qi, domain)
+    if domain is None:
+        warn_privacy_leak("dp_kdtree: no public `domain` was given, so the root box is the data's min and max of "
+                          "every quasi-identifier, published outside the privacy budget; pass "
+                          "domain={quasi-identifier: (low, high)} from public knowledge")
+    if sa_values is None:
+        warn_privacy_leak("dp_kdtree: no public `sa_values` was given, so the set of sensitive values present in the "
+                          "data is published (the histogram columns) outside the privacy budget; pass sa_values=")
+    S = len(values)
     n, d = X.shape
     Z = X - dlo
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
@@ -606,11 +749,12 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
     tree = _Tree(d)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
     active = ids
+    paths = [(int(ids[0]),)]                                # node ids from the root, per active node
     act_lo = np.zeros((1, d), np.int64)
     act_hi = (dhi - dlo)[None, :].astype(np.int64)
     spent = np.zeros(1)
     node_of = np.zeros(n, dtype=np.int64)
-    ledger = []
+    ledger = Ledger()
     leaf_nodes, leaf_hists = [], []
     for depth in range(height + 1):
         m = active.size
@@ -627,10 +771,9 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
         leaf_idx = np.flatnonzero(~split)
         if leaf_idx.size:
             true_hist = _group_hist(node_of, s, m, S)[leaf_idx]
-            for li in leaf_idx:
-                e = eps - spent[li]
-                ledger.append(LedgerEntry(int(active[li]), depth, "laplace histogram", float(e), "parallel"))
             eps_leaf = eps - spent[leaf_idx]
+            ledger = ledger + Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
+                                                paths=[paths[li] for li in leaf_idx.tolist()])
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
@@ -641,28 +784,20 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
             break
         sp = np.flatnonzero(split)
         thr = np.zeros(sp.size, dtype=np.int64)
-        cnt = np.bincount(node_of, minlength=m)
         for j in np.unique(dims[sp]):
             sel = sp[dims[sp] == j]
-            W = int(dhi[j] - dlo[j] + 1)
-            local = np.full(m, -1, dtype=np.int64)
-            local[sel] = np.arange(sel.size)
-            recs = np.flatnonzero(local[node_of] >= 0)
-            c = np.bincount(local[node_of[recs]] * W + Z[recs, j], minlength=sel.size * W).reshape(sel.size, W)
-            cum = np.cumsum(c, axis=1)
-            lo = act_lo[sel, j][:, None]
-            hi = act_hi[sel, j][:, None]
-            cuts = np.arange(W)[None, :]
-            valid = (cuts >= lo) & (cuts < hi)                    # cut c: left child holds codes <= c
-            u = -np.abs(cum - cnt[sel][:, None] / 2.0)
+            lo, hi = act_lo[sel, j], act_hi[sel, j]
             if eps_med > 0:
-                chosen = _exponential_rows(u, valid, eps_med, 1.0, gen)
+                local = np.full(m, -1, dtype=np.int64)
+                local[sel] = np.arange(sel.size)
+                recs = np.flatnonzero(local[node_of] >= 0)
+                chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen)
+                detail = f"private median on {qi[j]!r} (depth {depth})"
+                ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
+                                                    paths=[paths[node] for node in sel.tolist()], detail=detail)
             else:
-                chosen = ((lo + hi - 1) // 2)[:, 0]
+                chosen = (lo + hi - 1) // 2
             thr[np.searchsorted(sp, sel)] = chosen
-            for node in sel:
-                ledger.append(LedgerEntry(int(active[node]), depth, "exponential median", float(eps_med),
-                                          "sequential"))
         dsp = dims[sp]
         rows = np.arange(sp.size)
         lo_l, hi_l = act_lo[sp].copy(), act_hi[sp].copy()
@@ -680,8 +815,9 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
         new_node = np.full(n, -1, dtype=np.int64)
         right = Z[np.arange(n), dsp[np.maximum(g2, 0)]] > thr[np.maximum(g2, 0)]
         new_node[keep] = 2 * g2[keep] + right[keep]
-        # records of early leaves are parked on a dummy index, never read again
         spent = np.repeat(spent[sp] + eps_med, 2)
+        paths = [paths[i] + (int(c),) for i, pair in zip(sp.tolist(), zip(left_ids.tolist(), right_ids.tolist()))
+                 for c in pair]
         active = np.column_stack([left_ids, right_ids]).ravel()
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
@@ -690,5 +826,6 @@ def dp_kdtree(df: pd.DataFrame, qi, sa: str, eps: float, height: int, rng=0, *, 
         node_of = new_node[keep]
         n = node_of.size
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
+    ledger.check(eps)
     params = dict(model="dp_kdtree", eps=eps, height=height, median_fraction=median_fraction, n=len(df))
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)

@@ -102,3 +102,29 @@ def test_an_empty_ledger_costs_nothing_and_ledgers_compare_by_entries():
     assert Ledger().total() == 0.0
     assert Ledger([E(0.1)]) == Ledger([E(0.1)])
     assert len(Ledger([E(0.1), E(0.2)])[1:]) == 1
+
+
+def test_from_calls_equals_the_entry_by_entry_ledger():
+    paths = [(0,), (0, 1), (0, 2), (0, 1, 3)]
+    eps = [0.1, 0.2, 0.3, 0.15]
+    bulk = Ledger.from_calls("exponential", eps, "path", paths=paths, detail="median")
+    one = Ledger([LedgerEntry("exponential", e, "path", path=p, detail="median") for e, p in zip(eps, paths)])
+    assert bulk == one and bulk.total() == pytest.approx(one.total()) == pytest.approx(0.45)
+    assert list(bulk) == list(one)
+    both = bulk + Ledger.from_calls("laplace", [0.5, 0.5], "parallel", group="leaves")
+    assert len(both) == 6 and both.total() == pytest.approx(0.95)
+    assert both.to_frame()["mechanism"].tolist()[-1] == "laplace"
+
+
+@pytest.mark.parametrize("kw, exc, match", [
+    (dict(eps=[0.1, -0.1]), ValueError, "eps"),
+    (dict(eps=[0.1, float("nan")]), ValueError, "eps"),
+    (dict(eps=[0.1], composition="path"), ValueError, "paths"),
+    (dict(eps=[0.1, 0.2], composition="path", paths=[(0,)]), ValueError, "paths"),
+    (dict(eps=[0.1], composition="path", paths=[()]), ValueError, "path"),
+    (dict(eps=[0.1], composition="parallel"), ValueError, "group"),
+    (dict(eps=[0.1], composition="tree"), ValueError, "composition"),
+])
+def test_from_calls_validates_every_call(kw, exc, match):
+    with pytest.raises(exc, match=match):
+        Ledger.from_calls("laplace", **kw)

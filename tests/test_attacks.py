@@ -63,7 +63,7 @@ def test_root_only_predicts_the_majority():
 def test_negative_noisy_counts_rounded_up():
     rng = np.random.default_rng(2)
     df = pd.DataFrame({"x": rng.integers(0, 16, 400), "s": rng.choice(["a", "b"], 400)})
-    dec = dp_kdtree(df, ["x"], "s", 0.05, 3, rng=3)
+    dec = dp_kdtree(df, ["x"], "s", 0.05, 3, rng=3, domain={"x": (0, 15)}, sa_values=["a", "b"])
     assert (dec.histograms < 0).any()
     prior, conds = kernel_conditionals(dec)
     assert (prior >= 0).all() and all((c >= 0).all() for c in conds)

@@ -32,16 +32,16 @@ def test_laplace_likelihood_ratio_bounded_by_e_eps():
 @pytest.mark.parametrize("eps", [0, -1, np.nan])
 def test_bad_epsilon(eps):
     with pytest.raises(ValueError, match="eps"):
-        m.laplace(0.0, eps)
+        m.laplace(0.0, eps, rng=0)
     with pytest.raises(ValueError, match="eps"):
-        m.exponential([1, 2], eps)
+        m.exponential([1, 2], eps, rng=0)
     with pytest.raises(ValueError, match="eps"):
-        m.geometric(0, eps)
+        m.geometric(0, eps, rng=0)
 
 
 def test_laplace_rejects_nan_value():
     with pytest.raises(ValueError, match="NaN"):
-        m.laplace([1.0, np.nan], 1.0)
+        m.laplace([1.0, np.nan], 1.0, rng=0)
 
 
 def test_exponential_frequencies_match_theory():
@@ -82,11 +82,11 @@ def test_exponential_base_measure():
 
 def test_exponential_bad_utilities():
     with pytest.raises(ValueError, match="utilities"):
-        m.exponential([], 1.0)
+        m.exponential([], 1.0, rng=0)
     with pytest.raises(ValueError, match="utilities"):
-        m.exponential([1.0, np.nan], 1.0)
+        m.exponential([1.0, np.nan], 1.0, rng=0)
     with pytest.raises(ValueError, match="sensitivity"):
-        m.exponential([1.0], 1.0, sensitivity=0)
+        m.exponential([1.0], 1.0, sensitivity=0, rng=0)
 
 
 def test_exponential_privacy_ratio():
@@ -117,7 +117,7 @@ def test_geometric_needs_integers():
     assert m.geometric(5, 1.0, rng=0) == m.geometric(5, 1.0, rng=0)
     assert isinstance(m.geometric(np.float64(5.0), 1.0, rng=0), int)
     with pytest.raises(ValueError, match="integer"):
-        m.geometric(0.5, 1.0)
+        m.geometric(0.5, 1.0, rng=0)
 
 
 # ----------------------------------------------------------------------------- exponential_rows
@@ -179,24 +179,67 @@ def test_exponential_rows_deterministic_and_shape():
 
 def test_exponential_rows_bad_inputs():
     with pytest.raises(ValueError, match="2-d"):
-        m.exponential_rows([1.0, 2.0], 1.0)
+        m.exponential_rows([1.0, 2.0], 1.0, rng=0)
     with pytest.raises(ValueError, match="2-d"):
-        m.exponential_rows(np.zeros((0, 3)), 1.0)
+        m.exponential_rows(np.zeros((0, 3)), 1.0, rng=0)
     with pytest.raises(ValueError, match="NaN or \\+inf"):
-        m.exponential_rows([[1.0, np.nan]], 1.0)
+        m.exponential_rows([[1.0, np.nan]], 1.0, rng=0)
     with pytest.raises(ValueError, match="NaN or \\+inf"):
-        m.exponential_rows([[1.0, np.inf]], 1.0)
+        m.exponential_rows([[1.0, np.inf]], 1.0, rng=0)
     with pytest.raises(ValueError, match="row 1 has no available candidate"):
-        m.exponential_rows([[1.0, 0.0], [-np.inf, -np.inf]], 1.0)
+        m.exponential_rows([[1.0, 0.0], [-np.inf, -np.inf]], 1.0, rng=0)
     with pytest.raises(ValueError, match="row 0 has no available candidate"):
-        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[0.0, 0.0])
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[0.0, 0.0], rng=0)
     with pytest.raises(ValueError, match="base_measure"):
-        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[1.0, 1.0, 1.0])
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[1.0, 1.0, 1.0], rng=0)
     with pytest.raises(ValueError, match="base_measure"):
-        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[-1.0, 1.0])
+        m.exponential_rows([[1.0, 0.0]], 1.0, base_measure=[-1.0, 1.0], rng=0)
     with pytest.raises(ValueError, match="eps"):
-        m.exponential_rows([[1.0, 0.0]], 0.0)
+        m.exponential_rows([[1.0, 0.0]], 0.0, rng=0)
     with pytest.raises(ValueError, match="sensitivity"):
-        m.exponential_rows([[1.0, 0.0]], 1.0, sensitivity=-1.0)
+        m.exponential_rows([[1.0, 0.0]], 1.0, sensitivity=-1.0, rng=0)
     with pytest.raises(TypeError, match="rng"):
         m.exponential_rows([[1.0, 0.0]], 1.0, rng=None)
+
+
+# ----------------------------------------------------------------------------- probe regressions
+def test_exponential_probabilities_near_float_limit_match_rows_and_hand():
+    # eps * u / 2du overflowed to inf and inf - inf gave NaN, then always index 0
+    u = np.array([1e308, 1e308, -1e308])
+    p = m.exponential_probabilities(u, 4.0)
+    assert np.all(np.isfinite(p))
+    np.testing.assert_allclose(p, [0.5, 0.5, 0.0])                  # by hand: equal top utilities
+    rows = m.exponential_rows(np.tile(u, (4000, 1)), 4.0, rng=1)
+    assert np.mean(rows == 0) == pytest.approx(0.5, abs=0.03)
+    draws = np.array([m.exponential(u, 4.0, rng=s) for s in range(400)])
+    assert 0.35 < np.mean(draws == 0) < 0.65 and not np.any(draws == 2)
+    # a tiny sensitivity: eps * u / 2du overflows for u = 1
+    p = m.exponential_probabilities([1.0, 0.0], 1.0, sensitivity=1e-308)
+    np.testing.assert_allclose(p, [1.0, 0.0])
+
+
+def test_exponential_probabilities_all_utilities_hugely_negative():
+    np.testing.assert_allclose(m.exponential_probabilities([-1e308, -1e308], 1.0), [0.5, 0.5])
+    # the largest utility has weight 0: the shift uses the best candidate that can be chosen
+    np.testing.assert_allclose(m.exponential_probabilities([1e308, -1e308], 1.0, base_measure=[0.0, 1.0]), [0.0, 1.0])
+    assert np.all(m.exponential_rows([[1e308, -1e308]] * 50, 1.0, base_measure=[0.0, 1.0], rng=0) == 1)
+
+
+def test_laplace_refuses_a_scale_that_overflows():
+    with pytest.raises(ValueError, match="eps"):
+        m.laplace(0.0, 1e-310, rng=0)
+    with pytest.raises(ValueError, match="eps"):
+        m.laplace_scale(1e-310)
+    assert np.isfinite(m.laplace(0.0, 1e-300, rng=0))
+
+
+def test_geometric_tiny_eps_and_int64_limits_are_clear_errors():
+    with pytest.raises(ValueError, match="eps"):
+        m.geometric(0, 1e-20, rng=0)
+    with pytest.raises(ValueError, match="value"):
+        m.geometric(np.iinfo(np.int64).max, 1.0, rng=0)
+    with pytest.raises(ValueError, match="value"):
+        m.geometric(np.array([0, -2 ** 63], dtype=np.int64), 1.0, rng=0)
+    x = m.geometric(np.array([2 ** 61, -2 ** 61]), 1.0, rng=0)      # large but safe: no wrap-around
+    assert abs(int(x[0]) - 2 ** 61) < 100 and abs(int(x[1]) + 2 ** 61) < 100
+    assert isinstance(m.geometric(0, 1e-9, rng=0), int)

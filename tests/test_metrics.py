@@ -8,6 +8,10 @@ from privlib.metrics import (Workload, baseline_accuracy, estimate_answers, medi
 from privlib.partition import dp_kdtree, mondrian, qi_codes
 
 
+#: public domains and SA values of toy(): how the data is drawn
+TOY = dict(domain={"x": (0, 11), "y": (3, 8), "z": (0, 1)}, sa_values=("a", "b", "c"))
+
+
 def toy(n=500, seed=0):
     rng = np.random.default_rng(seed)
     return pd.DataFrame({"x": rng.integers(0, 12, n), "y": rng.integers(3, 9, n), "z": rng.integers(0, 2, n),
@@ -65,11 +69,11 @@ def test_true_answers_prefix_equals_scan():
 def test_range_workload_bad_input():
     df = toy()
     with pytest.raises(ValueError, match=r"qi: unknown column\(s\) \['w'\]"):
-        range_workload(df, ["x", "w"], 10, 0)
+        range_workload(df, ["x", "w"], 10, rng=0)
     with pytest.raises(TypeError, match="not orderable"):
-        range_workload(df, ["x", "s"], 10, 0)
+        range_workload(df, ["x", "s"], 10, rng=0)
     with pytest.raises(ValueError, match="n: expected an integer >= 1, got 0"):
-        range_workload(df, ["x"], 0, 0)
+        range_workload(df, ["x"], 0, rng=0)
 
 
 def test_workload_rejects_empty_and_zero_answers():
@@ -98,7 +102,7 @@ def test_uniformity_estimate_hand_worked():
 def test_grid_and_overlap_methods_agree():
     df = toy(600, 2)
     wl = range_workload(df, ["x", "y", "z"], 200, rng=1)
-    for dec in (mondrian(df, ["x", "y", "z"], "s", 7), dp_kdtree(df, ["x", "y", "z"], "s", 0.5, 5, rng=2)):
+    for dec in (mondrian(df, ["x", "y", "z"], "s", 7), dp_kdtree(df, ["x", "y", "z"], "s", 0.5, 5, rng=2, **TOY)):
         a = estimate_answers(dec, wl, "grid")
         b = estimate_answers(dec, wl, "overlap")
         assert np.allclose(a, b, rtol=1e-5, atol=1e-6)
@@ -133,7 +137,7 @@ def test_relative_error_bad_input():
 def test_sweep_independent_of_workers():
     from privlib.metrics import Setup
     df = toy(400, 6)
-    setup = Setup("toy", df, ("x", "y", "z"), "s", {"x": (0, 11), "y": (3, 8), "z": (0, 1)})
+    setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], sa_values=TOY["sa_values"])
     wl = range_workload(df, ["x", "y", "z"], 50, rng=0, domain=setup.domain)
     tasks = [("toy", "k", 4, 0, {}), ("toy", "eps", 0.5, 1, {"height": 4}), ("toy", "t", 0.3, 0, {}),
              ("toy", "l", 2, 0, {})]
@@ -201,7 +205,7 @@ def test_leaf_counts_clip_and_match_total_hand_worked():
 def test_clipping_biases_small_eps_answers_upwards():
     from privlib.metrics import leaf_counts
     df = toy(600, 3)
-    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.05, 5, rng=1)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.05, 5, rng=1, **TOY)
     raw, clipped = leaf_counts(dec), leaf_counts(dec, clip_negative=True)
     assert np.all(clipped >= raw - 1e-12) and clipped.sum() > raw.sum()
     rescaled = leaf_counts(dec, clip_negative=True, match_total=True)
@@ -280,24 +284,24 @@ def test_query_readings_bad_input():
     from privlib.metrics import query_readings
     df = toy()
     with pytest.raises(ValueError, match="reading"):
-        query_readings(df, ["x"], 10, reading="quarter")
+        query_readings(df, ["x"], 10, rng=0, reading="quarter")
     with pytest.raises(ValueError, match=r"subsets: expected quasi-identifiers among \['x'\]"):
-        query_readings(df, ["x"], 10, subsets=["y"])
+        query_readings(df, ["x"], 10, rng=0, subsets=["y"])
     with pytest.raises(ValueError, match="n"):
-        query_readings(df, ["x"], 0)
+        query_readings(df, ["x"], 0, rng=0)
     with pytest.raises(TypeError, match="df: expected a pandas DataFrame"):
-        query_readings([[1]], ["x"], 10)
+        query_readings([[1]], ["x"], 10, rng=0)
 
 
 def test_evaluate_alpha_variants_match_median_relative_error():
     from privlib.metrics import Setup, evaluate
     df = toy(500, 8)
-    setup = Setup("toy", df, ("x", "y", "z"), "s", {"x": (0, 11), "y": (3, 8), "z": (0, 1)}, {}, "equal")
+    setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], {}, "equal", TOY["sa_values"])
     wl = range_workload(df, ["x", "y", "z"], 150, rng=1, domain=setup.domain)
-    row = evaluate(setup, wl, "eps", 0.1, 3, height=4, alpha_variants=True)
-    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.1, 4, rng=3, domain=setup.domain)
+    row = evaluate(setup, wl, "eps", 0.1, rng=3, height=4, alpha_variants=True)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.1, 4, rng=3, **TOY)
     assert row["alpha"] == pytest.approx(median_relative_error(dec, wl))
     assert row["alpha_clipped"] == pytest.approx(median_relative_error(dec, wl, clip_negative=True), rel=1e-5)
     assert row["alpha_clipped_total"] == pytest.approx(
         median_relative_error(dec, wl, clip_negative=True, match_total=True), rel=1e-5)
-    assert "alpha_variants" not in row and "alpha_clipped" not in evaluate(setup, wl, "eps", 0.1, 3, height=4)
+    assert "alpha_variants" not in row and "alpha_clipped" not in evaluate(setup, wl, "eps", 0.1, rng=3, height=4)

@@ -17,6 +17,10 @@ def toy(n=400, seed=0):
     return pd.DataFrame({"x": x, "y": y, "s": s})
 
 
+#: public domains and SA values of toy(): x in 0..19, y in 0..9 (how the data is drawn)
+TOY = dict(domain={"x": (0, 19), "y": (0, 9)}, sa_values=("a", "b", "c", "d"))
+
+
 def leaf_hist_from_data(dec, df):
     leaf = dec.assign(df)
     s = pd.Index(dec.sa_values).get_indexer(df[dec.sa])
@@ -135,35 +139,36 @@ def test_encode_and_ordered_categorical():
 @pytest.mark.parametrize("height", [0, 1, 4, 7])
 def test_dp_ledger_sums_to_eps_on_every_path(height):
     df = toy()
-    dec = dp_kdtree(df, ["x", "y"], "s", 0.7, height, rng=1)
+    dec = dp_kdtree(df, ["x", "y"], "s", 0.7, height, rng=1, **TOY)
     spend = dec.path_spend()
     assert spend.shape == (dec.n_leaves,)
     assert np.allclose(spend, 0.7, atol=1e-12)
     assert all(e.eps > 0 for e in dec.ledger)
-    assert {e.composition for e in dec.ledger} <= {"sequential", "parallel"}
-    n_median = sum(e.mechanism == "exponential median" for e in dec.ledger)
+    assert {e.composition for e in dec.ledger} == {"path"}
+    assert dec.ledger.total() == pytest.approx(0.7, abs=1e-12)
+    n_median = sum(e.mechanism == "exponential" for e in dec.ledger)
     assert n_median == int((dec.tree_leaf < 0).sum())      # one median per inner node
     check_partition(dec)
 
 
 def test_dp_single_cells_stop_early_and_still_spend_eps():
     df = pd.DataFrame({"x": np.repeat([0, 1], 50), "s": ["a", "b"] * 50})
-    dec = dp_kdtree(df, ["x"], "s", 1.0, 5, rng=0)
+    dec = dp_kdtree(df, ["x"], "s", 1.0, 5, rng=0, domain={"x": (0, 1)}, sa_values=["a", "b"])
     assert dec.n_leaves == 2 and dec.height == 1
     assert np.allclose(dec.path_spend(), 1.0)
-    leaf_eps = [e.eps for e in dec.ledger if e.mechanism == "laplace histogram"]
+    leaf_eps = [e.eps for e in dec.ledger if e.mechanism == "laplace"]
     assert np.allclose(leaf_eps, 1.0 - 0.3 * 1.0 / 5)
 
 
 def test_dp_noise_scale_and_determinism():
     df = toy(2000, 5)
-    a = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=7)
-    b = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=np.random.default_rng(7))
+    a = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=7, **TOY)
+    b = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=np.random.default_rng(7), **TOY)
     assert np.array_equal(a.histograms, b.histograms) and np.array_equal(a.lower, b.lower)
     # Laplace noise on each cell: the noise has the scale 1/eps_count (large-sample check)
     errs = []
     for seed in range(40):
-        dec = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=seed)
+        dec = dp_kdtree(df, ["x", "y"], "s", 2.0, 3, rng=seed, **TOY)
         h, _ = leaf_hist_from_data(dec, df)
         errs.append((dec.histograms - h).ravel())
     errs = np.concatenate(errs)
@@ -174,7 +179,8 @@ def test_dp_noise_scale_and_determinism():
 def test_dp_private_median_near_true_median_for_large_eps():
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"x": rng.integers(0, 100, 5000), "s": rng.choice(["a", "b"], 5000)})
-    cuts = [dp_kdtree(df, ["x"], "s", 50.0, 1, rng=s, median_fraction=0.5).tree_threshold[0] for s in range(20)]
+    cuts = [dp_kdtree(df, ["x"], "s", 50.0, 1, rng=s, median_fraction=0.5, domain={"x": (0, 99)},
+                      sa_values=["a", "b"]).tree_threshold[0] for s in range(20)]
     true_median = np.median(df["x"])
     assert np.all(np.abs(np.array(cuts) - true_median) <= 2)
 
