@@ -11,7 +11,8 @@ Implements the "Noise Infusion" half of Abowd & Vilhuber (2011) {cite}`abowd2011
   Workforce Indicator System").
 * :func:`distort` and :func:`aggregate` -- the formulas of slide "Multiplicative Noise
   Infusion": counts B* = delta B; ratios Z_W2* = delta W2 / E; changes
-  JF* = JF x Ebar*/Ebar; each fuzzed item weighted before aggregation (slide "Weighting");
+  JF* = JF x Ebar*/Ebar; each fuzzed item -- JF included -- weighted before aggregation
+  (slide "Weighting");
   aggregation to county x industry cells; suppression flags (slide "QWIPU: Handling the
   Suppressions").
 * :func:`replace_suppressed` -- synthetic replacements for suppressed cells (Table 1C / 9).
@@ -28,10 +29,12 @@ import pandas as pd
 
 from ._validation import (
     as_generator,
+    check_array,
     check_columns,
     check_int,
     check_nonempty,
     check_positive,
+    check_unique_columns,
 )
 
 __all__ = [
@@ -122,8 +125,23 @@ class RampDistribution:
         out = np.where(u < 0.5, 2 - b + (b - a) * np.sqrt(2 * u), b - (b - a) * np.sqrt(2 * (1 - u)))
         return float(out) if out.ndim == 0 else out
 
-    def rvs(self, size=None, rng=0):
-        """Draw factors by inversion: ``ppf(U)``, U uniform."""
+    def rvs(self, size=None, *, rng):
+        """Draw factors by inversion: ``ppf(U)``, U uniform.
+
+        Parameters
+        ----------
+        size : int or tuple of int, optional
+            Output shape (``None``: one float).
+        rng : int or numpy.random.Generator
+            Required, keyword-only.
+        """
+        if size is not None:
+            shape = (size,) if isinstance(size, (int, np.integer)) and not isinstance(size, bool) else size
+            try:
+                shape = tuple(check_int(k, "size", minimum=0) for k in shape)
+            except TypeError:
+                raise TypeError(f"size: expected a non-negative int or a tuple of them, got {size!r}") from None
+            size = shape
         gen = as_generator(rng)
         return self.ppf(gen.random(size))
 
@@ -136,7 +154,7 @@ class RampDistribution:
         return (a - 1) ** 2 + 2 * (a - 1) * (b - a) / 3 + (b - a) ** 2 / 6
 
 
-def draw_factors(establishments, dist: RampDistribution, rng=0) -> pd.Series:
+def draw_factors(establishments, dist: RampDistribution, *, rng) -> pd.Series:
     """One permanent distortion factor per establishment (slide "The QWI System").
 
     Parameters
@@ -145,15 +163,27 @@ def draw_factors(establishments, dist: RampDistribution, rng=0) -> pd.Series:
         Establishment identifiers (duplicates are allowed; each id gets one factor).
     dist : RampDistribution
     rng : int or numpy.random.Generator
+        Required, keyword-only.
 
     Returns
     -------
     pandas.Series indexed by establishment id (sorted).
+
+    Raises
+    ------
+    ValueError
+        ``establishments`` is not 1-d or contains missing ids (NaN / None).
     """
     if not isinstance(dist, RampDistribution):
         raise TypeError(f"dist: expected a RampDistribution, got {type(dist).__name__}")
-    ids = np.unique(np.asarray(establishments))
-    return pd.Series(dist.rvs(ids.size, rng), index=ids, name="delta")
+    ids = np.asarray(establishments)
+    if ids.ndim != 1:
+        raise ValueError(f"establishments: expected a 1-d array of ids, got shape {ids.shape}")
+    if np.asarray(pd.isna(ids)).any():
+        raise ValueError("establishments: missing ids (NaN / None); every establishment needs an id")
+    ids = np.unique(ids)
+    gen = as_generator(rng)
+    return pd.Series(dist.rvs(ids.size, rng=gen), index=ids, name="delta")
 
 
 def distort(panel: pd.DataFrame, factors: pd.Series, counts=("B", "E", "M", "H", "R", "A", "S", "F"),
@@ -164,11 +194,33 @@ def distort(panel: pd.DataFrame, factors: pd.Series, counts=("B", "E", "M", "H",
     every quarter t becomes X*_{jt} = delta_j X_{jt} (B*, W2*, ...).  The output keeps the
     undistorted columns and adds ``<X>_star`` columns plus ``delta``.  Ratios and changes are
     formed at aggregation (:func:`aggregate`), from these starred items.
+
+    Raises
+    ------
+    ValueError
+        Missing columns or values, duplicated column names, negative or non-finite counts,
+        non-finite magnitudes; ``factors`` with duplicated ids, missing ids, or a factor that
+        is NaN, infinite or <= 0 (a distortion factor is a positive ratio fuzzed / true).
+    TypeError
+        ``factors`` is not a pandas Series indexed by establishment id.
     """
     check_nonempty(panel, "panel")
+    check_unique_columns(panel, "panel")
     cols = check_columns(panel, [estab, *counts, *magnitudes], "panel")
     if panel[cols].isna().to_numpy().any():
         raise ValueError("panel: missing values (NaN) in the micro data; impute them first")
+    for c in counts:
+        check_array(panel[c].to_numpy(), f"panel[{c!r}]", minimum=0)
+    for c in magnitudes:
+        check_array(panel[c].to_numpy(), f"panel[{c!r}]")
+    if not isinstance(factors, pd.Series):
+        raise TypeError(f"factors: expected a pandas Series indexed by establishment id, got {type(factors).__name__}")
+    if not factors.index.is_unique:
+        dup = factors.index[factors.index.duplicated()].unique()[:5].tolist()
+        raise ValueError(f"factors: duplicated establishment id(s) {dup}; one permanent factor per establishment")
+    fv = check_array(factors.to_numpy(), "factors")
+    if fv.size and fv.min() <= 0:
+        raise ValueError(f"factors: expected distortion factors > 0, got a minimum of {fv.min()!r}")
     missing = np.setdiff1d(panel[estab].unique(), factors.index.to_numpy())
     if missing.size:
         raise ValueError(f"factors: no distortion factor for establishment(s) {missing[:5].tolist()}")
@@ -196,18 +248,38 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
 
     * ``Z_W2_star = sum w delta W2 / sum w E`` (average end-of-quarter earnings; the
       denominator is *not* fuzzed) and ``Z_W2 = sum W2 / sum E``;
-    * ``JF = sum (E - B)`` (net job flows) and ``JF_star = JF x Ebar*/Ebar`` with
-      Ebar = sum w (B + E)/2 and Ebar* = sum w delta (B + E)/2.
+    * ``JF = sum (E - B)`` (net job flows, the undistorted unweighted benchmark) and
+      ``JF_star = G x Ebar* = JF_w x Ebar*/Ebar`` (slide "Multiplicative Noise Infusion"), with
+      every item weighted before aggregation as slide "Weighting" requires: JF_w = sum w (E - B),
+      Ebar = sum w (B + E)/2 and Ebar* = sum w delta (B + E)/2.  When every establishment of a
+      cell has the same factor, JF_star = E_star - B_star exactly.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, duplicated column names, an empty table, NaN in the counts, or
+        weights that are NaN, infinite or <= 0.
     """
     check_nonempty(fuzzed, "fuzzed")
+    check_unique_columns(fuzzed, "fuzzed")
     by = check_columns(fuzzed, list(by), "by")
+    if fuzzed[by].isna().to_numpy().any():
+        raise ValueError(f"by: missing values (NaN) in the grouping column(s) {by}; every record needs a cell")
     need = [*counts, *(f"{c}_star" for c in counts), "delta"]
     if weighted:
         need.append(weight)
     check_columns(fuzzed, need, "fuzzed")
     check_int(min_establishments, "min_establishments", minimum=0)
     check_int(min_persons, "min_persons", minimum=0)
-    w = fuzzed[weight].to_numpy(float) if weighted else np.ones(len(fuzzed))
+    for c in need:
+        if c != weight:
+            check_array(fuzzed[c].to_numpy(), f"fuzzed[{c!r}]")
+    if weighted:
+        w = check_array(fuzzed[weight].to_numpy(), f"fuzzed[{weight!r}] (weight)")
+        if w.min() <= 0:
+            raise ValueError(f"weight: expected final weights > 0, got a minimum of {w.min()!r}")
+    else:
+        w = np.ones(len(fuzzed))
     data = {c: fuzzed[c].to_numpy(float) for c in counts}
     for c in counts:
         data[f"{c}_star"] = w * fuzzed[f"{c}_star"].to_numpy(float)
@@ -219,6 +291,7 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
         data["E_w"] = w * fuzzed["E"].to_numpy(float)
     if {"B", "E"} <= set(counts):
         ebar = (fuzzed["B"].to_numpy(float) + fuzzed["E"].to_numpy(float)) / 2
+        data["JF_w"] = w * (fuzzed["E"].to_numpy(float) - fuzzed["B"].to_numpy(float))
         data["Ebar_w"] = w * ebar
         data["Ebar_star"] = w * fuzzed["delta"].to_numpy(float) * ebar
     frame = pd.DataFrame(data)
@@ -237,11 +310,11 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
         cells["JF"] = cells["E"] - cells["B"]
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(cells["Ebar_w"] > 0, cells["Ebar_star"] / cells["Ebar_w"], 1.0)
-        cells["JF_star"] = cells["JF"] * ratio
+        cells["JF_star"] = cells["JF_w"] * ratio
     return cells
 
 
-def replace_suppressed(cells: pd.DataFrame, variable: str, rng=0, prior_shape: float = 0.5,
+def replace_suppressed(cells: pd.DataFrame, variable: str, *, rng, prior_shape: float = 0.5,
                        prior_rate: float = 0.0) -> pd.Series:
     """Released values of ``variable`` with suppressed cells replaced by synthetic values.
 
@@ -251,13 +324,26 @@ def replace_suppressed(cells: pd.DataFrame, variable: str, rng=0, prior_shape: f
     posterior given the fuzzed, weighted cell value X*, with the vague default prior
     Gamma(0.5, 0)) and release a Poisson(lambda) draw -- a posterior predictive draw whose
     mean is X* + 0.5 and whose variance is about 2 X*.  Unsuppressed cells keep X*.
+
+    ``rng`` is required and keyword-only.  Raises ``ValueError`` when a suppressed cell's X*
+    is NaN, infinite or negative (it is the Gamma shape), or a flag is neither ``OK`` nor
+    ``SUPPRESSED``.
     """
+    if not isinstance(variable, str):
+        raise TypeError(f"variable: expected a column stem (str), got {type(variable).__name__} {variable!r}")
+    check_unique_columns(cells, "cells")
     check_columns(cells, [f"{variable}_star", f"{variable}_flag"], "cells")
     check_positive(prior_shape, "prior_shape")
     check_positive(prior_rate, "prior_rate", allow_zero=True)
     gen = as_generator(rng)
     x = cells[f"{variable}_star"].to_numpy(float).copy()
-    sup = cells[f"{variable}_flag"].to_numpy() == SUPPRESSED
+    flag = cells[f"{variable}_flag"].to_numpy()
+    bad_flag = ~np.isin(flag, (OK, SUPPRESSED))
+    if bad_flag.any():
+        raise ValueError(f"cells[{variable + '_flag'!r}]: expected flags {OK} (OK) or {SUPPRESSED} (suppressed), "
+                         f"got {flag[bad_flag][0]!r}")
+    sup = flag == SUPPRESSED
+    check_array(x[sup], f"cells[{variable + '_star'!r}] (suppressed cells)", minimum=0)
     lam = gen.gamma(prior_shape + x[sup], 1.0 / (prior_rate + 1.0))
     x[sup] = gen.poisson(lam)
     return pd.Series(x, index=cells.index, name=f"{variable}_synth")
@@ -271,12 +357,17 @@ def category_table(true, released, top: int = 5) -> pd.DataFrame:
     "final disclosure control formulas must reflect rounding of the counts").  Rows with no
     cells are NaN.
     """
-    t = np.asarray(true, dtype=float)
-    r = np.asarray(released, dtype=float)
+    t = check_array(true, "true", finite=False)
+    r = check_array(released, "released", finite=False)
     if t.shape != r.shape:
         raise ValueError(f"released: expected the shape of true {t.shape}, got {r.shape}")
+    for arr, nm in ((t, "true"), (r, "released")):
+        if np.isinf(arr).any():
+            raise ValueError(f"{nm}: expected finite counts (NaN = missing), got inf")
+        if arr.size and np.nanmin(arr, initial=0.0) < 0:
+            raise ValueError(f"{nm}: expected counts >= 0, got a minimum of {np.nanmin(arr)!r}")
     keep = ~(np.isnan(t) | np.isnan(r))
-    check_int(top, "top", minimum=1)
+    check_int(top, "top", minimum=1, maximum=10_000)
     ct = np.clip(np.round(t[keep]), 0, top).astype(int)
     cr = np.clip(np.floor(r[keep] + 0.5), 0, top).astype(int)
     counts = np.bincount(ct * (top + 1) + cr, minlength=(top + 1) ** 2).reshape(top + 1, top + 1)
@@ -290,9 +381,12 @@ def autocorrelation(values: np.ndarray) -> np.ndarray:
     """Lag-1 autocorrelation of each row of a (series x time) array, NaN-aware.
 
     The Pearson correlation of the pairs (x_{t-1}, x_t) with both present; NaN when fewer
-    than 3 pairs or a constant series.
+    than 3 pairs or a constant series.  ``values`` must be 2-d; NaN marks a missing value,
+    +-inf is refused.
     """
-    x = np.asarray(values, dtype=float)
+    x = check_array(values, "values", ndim=2, finite=False)
+    if np.isinf(x).any():
+        raise ValueError("values: expected finite numbers (NaN = missing), got inf")
     a, b = x[:, :-1], x[:, 1:]
     ok = ~(np.isnan(a) | np.isnan(b))
     n = ok.sum(axis=1)
@@ -318,6 +412,10 @@ def autocorrelation_difference(cells: pd.DataFrame, released: dict, variables, s
     released value of variable ``v`` (NaN for suppressed cells that are treated as missing,
     Table 8).  Series whose autocorrelation is undefined in either version are dropped.
     """
+    check_nonempty(cells, "cells")
+    check_unique_columns(cells, "cells")
+    if isinstance(variables, str):
+        variables = [variables]
     series = check_columns(cells, list(series), "series")
     check_columns(cells, [time, *variables], "cells")
     sidx = cells.groupby(series, sort=True).ngroup().to_numpy()
@@ -330,7 +428,10 @@ def autocorrelation_difference(cells: pd.DataFrame, released: dict, variables, s
         grid_t = np.full((sid.size, tt.size), np.nan)
         grid_r = np.full((sid.size, tt.size), np.nan)
         grid_t[sidx, tidx] = cells[v].to_numpy(float)
-        grid_r[sidx, tidx] = np.asarray(released[v], dtype=float)
+        rel = check_array(released[v], f"released[{v!r}]", ndim=1, finite=False)
+        if rel.shape != (len(cells),):
+            raise ValueError(f"released[{v!r}]: expected {len(cells)} values aligned with cells, got shape {rel.shape}")
+        grid_r[sidx, tidx] = rel
         d = autocorrelation(grid_r) - autocorrelation(grid_t)
         d = d[~np.isnan(d)]
         out[v] = np.percentile(d, percentiles) if d.size else np.full(len(percentiles), np.nan)
@@ -338,8 +439,13 @@ def autocorrelation_difference(cells: pd.DataFrame, released: dict, variables, s
 
 
 def relative_error(true, released) -> np.ndarray:
-    """(released - true) / true for true > 0 (the error distributions of the slides)."""
-    t = np.asarray(true, dtype=float)
-    r = np.asarray(released, dtype=float)
+    """(released - true) / true for true > 0 (the error distributions of the slides).
+
+    Raises ``ValueError`` for arrays of different shapes or non-finite values.
+    """
+    t = check_array(true, "true")
+    r = check_array(released, "released")
+    if t.shape != r.shape:
+        raise ValueError(f"released: expected the shape of true {t.shape}, got {r.shape}")
     keep = t > 0
     return (r[keep] - t[keep]) / t[keep]

@@ -44,18 +44,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 from scipy.special import gammaln
-from scipy.stats import binom
 
 from ._validation import (
     as_generator,
+    check_array,
+    check_columns,
     check_delta,
     check_distribution,
     check_epsilon,
     check_in,
     check_int,
+    check_nonempty,
     check_positive,
     check_probability,
 )
+from .accounting import Ledger, LedgerEntry
 
 __all__ = [
     "MD_KINDS",
@@ -87,6 +90,10 @@ __all__ = [
 
 MD_KINDS = ("posterior-predictive", "plug-in")
 DISCLOSURE_RULES = ("smaller", "any")
+#: Largest (n + 1) x (m + 1) transition matrix computed (400 MB of float64).
+_MAX_CELLS = 50_000_000
+#: Largest total of published employment :func:`synthesize` draws residences for.
+_MAX_DRAWS = 20_000_000
 
 
 # ----------------------------------------------------------------------------------------
@@ -135,25 +142,106 @@ def md_transition(n: int, m: int, alpha=0.5, kind: str = "posterior-predictive")
     Returns
     -------
     numpy.ndarray, shape (n + 1, m + 1); each row sums to 1.
+
+    Notes
+    -----
+    Computed in log space and normalised row by row (log-sum-exp), with the
+    rising factorials (a)_k = a^k prod_{i<k} (1 + i/a) written through ``log1p``, so that rows
+    sum to 1 for any finite alpha (tested up to 1e300); the difference of ``gammaln`` values of
+    order alpha ln alpha loses every digit once alpha > 1e9.  Matrices with more than
+    5e7 entries are refused (``ValueError`` naming n and m).
     """
     n = check_int(n, "n", minimum=0)
     m = check_int(m, "m", minimum=0)
+    _check_size(n, m)
     a1, a2 = _check_alpha(alpha)
     check_in(kind, "kind", MD_KINDS)
-    n1 = np.arange(n + 1)[:, None]
-    m1 = np.arange(m + 1)[None, :]
+    return _md_logT(n, m, np.array([a1]), np.array([a2]), kind)[1][0]
+
+
+def _check_size(n, m):
+    if (n + 1) * (m + 1) > _MAX_CELLS:
+        raise ValueError(f"n, m: expected (n + 1)(m + 1) <= {_MAX_CELLS:,} transition probabilities, "
+                         f"got n = {n}, m = {m}")
+
+
+def _log_rising(x, jmax):
+    """S(j) = ln (x)_j - j ln x = sum_{i<j} ln(1 + i/x) for j = 0..jmax; ``x`` of shape (A,).
+
+    Returns shape (A, jmax + 1).  (x)_j = x (x + 1) ... (x + j - 1) is the rising factorial.
+    """
+    x = np.asarray(x, dtype=float)[:, None]
+    terms = np.log1p(np.arange(jmax, dtype=float)[None, :] / x)
+    return np.concatenate([np.zeros((x.shape[0], 1)), np.cumsum(terms, axis=1)], axis=1)
+
+
+def _log_binom_coef(m):
+    k = np.arange(m + 1)
+    return gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1)
+
+
+def _log_betabinom(m, a1, a2, n):
+    """ln beta-binomial(m, a1 + n_1, a2 + n - n_1) pmf of k = 0..m, for n_1 = 0..n.
+
+    ``a1``, ``a2``: prior parameters, shape (A,).  Returns shape (A, n + 1, m + 1).  With
+    (a + r)_k = (a)_{r+k}/(a)_r and ln (a)_j = j ln a + S_a(j) (:func:`_log_rising`), the pmf
+    C(m, k) (a1+n_1)_k (a2+n_2)_{m-k} / (a1+a2+n)_m is
+
+        ln C(m, k) + k ln(a1/(a1+a2)) + (m-k) ln(a2/(a1+a2))
+        + S1(n_1+k) - S1(n_1) + S2(n_2+m-k) - S2(n_2) - S12(n+m) + S12(n),
+
+    so only one O(n + m) table per alpha is computed (the (n_1, k) entries are sliding windows
+    of it) and nothing of order alpha ln alpha cancels: rows stay exact for huge alpha.
+    """
+    from numpy.lib.stride_tricks import sliding_window_view
+
+    a1 = np.asarray(a1, dtype=float)
+    a2 = np.asarray(a2, dtype=float)
+    k = np.arange(m + 1)
+    jmax = n + m
+    with np.errstate(over="ignore"):
+        s = a1 + a2
+    s_big = ~np.isfinite(s) | (s > 1e300)
+    ls = np.where(s_big, np.maximum(np.log(a1), np.log(a2)) + np.log1p(np.minimum(a1, a2) / np.maximum(a1, a2)),
+                  np.log(np.where(s_big, 1.0, s)))
+    la, lb = (np.log(a1) - ls)[:, None, None], (np.log(a2) - ls)[:, None, None]
+    S1, S2 = _log_rising(a1, jmax), _log_rising(a2, jmax)
+    S12 = _log_rising(np.where(s_big, np.inf, s), jmax)
+    W1 = sliding_window_view(S1, m + 1, axis=1)[:, :n + 1, :]            # S1(n_1 + k)
+    W2 = sliding_window_view(S2[:, ::-1], m + 1, axis=1)[:, :n + 1, :]   # S2(n + m - n_1 - k)
+    rowc = (-S1[:, :n + 1] - S2[:, n::-1] - S12[:, jmax:jmax + 1] + S12[:, n:n + 1])[:, :, None]
+    lead = np.where(k == 0, 0.0, k * la) + np.where(k == m, 0.0, (m - k) * lb)
+    return (_log_binom_coef(m) + lead) + W1 + W2 + rowc
+
+
+def _normalise_rows(logT):
+    """Rows of exp(logT) scaled to sum to 1 (last axis): returns (log T, T)."""
+    mx = logT.max(axis=-1, keepdims=True)
+    E = np.exp(logT - mx)
+    tot = E.sum(axis=-1, keepdims=True)
+    return logT - mx - np.log(tot), E / tot
+
+
+def _log_binom(m, p_log, q_log):
+    """ln binomial(m, p) pmf of k = 0..m with ln p, ln(1 - p) given (arrays (..., 1))."""
+    k = np.arange(m + 1)
+    return _log_binom_coef(m) + np.where(k == 0, 0.0, k * p_log) + np.where(k == m, 0.0, (m - k) * q_log)
+
+
+def _md_logT(n, m, a1, a2, kind):
+    """ln Pr[m_1 | n_1], shape (len(a1), n + 1, m + 1), rows normalised by logsumexp."""
+    a1 = np.asarray(a1, dtype=float)
+    a2 = np.asarray(a2, dtype=float)
+    n1 = np.arange(n + 1)
     if kind == "plug-in":
-        p = (a1 + n1) / (a1 + a2 + n)
-        return binom.pmf(m1, m, p)
-    return _betabinom_pmf(m1, m, a1 + n1, a2 + n - n1)
-
-
-def _betabinom_pmf(k, m, a, b):
-    """Beta-binomial pmf via log-gamma (vectorised; faster than scipy.stats.betabinom)."""
-    logp = (gammaln(m + 1) - gammaln(k + 1) - gammaln(m - k + 1)
-            + gammaln(k + a) + gammaln(m - k + b) - gammaln(m + a + b)
-            + gammaln(a + b) - gammaln(a) - gammaln(b))
-    return np.exp(logp)
+        A1, A2 = a1[:, None, None], a2[:, None, None]
+        N1 = n1[None, :, None].astype(float)
+        big = np.any(a1 >= 1e300) or np.any(a2 >= 1e300)
+        tot = np.log(A1) + np.log1p((A2 + n) / A1) if big else np.log(A1 + A2 + n)
+        logT = _log_binom(m, np.log(A1 + N1) - tot, np.log(A2 + n - N1) - tot)
+    else:
+        logT = _log_betabinom(m, a1, a2, n)
+    return _normalise_rows(logT)
 
 
 def md_prior(n: int, alpha=0.5, kind: str = "posterior-predictive") -> np.ndarray:
@@ -165,17 +253,28 @@ def md_prior(n: int, alpha=0.5, kind: str = "posterior-predictive") -> np.ndarra
     "Probabilistic Differential Privacy": "the marginal Pr[n] is based on the prior D(alpha)").
     """
     n = check_int(n, "n", minimum=0)
+    _check_size(n, 0)
     a1, a2 = _check_alpha(alpha)
     check_in(kind, "kind", MD_KINDS)
-    k = np.arange(n + 1)
+    return np.exp(_md_logprior(n, np.array([a1]), np.array([a2]), kind)[0])
+
+
+def _md_logprior(n, a1, a2, kind):
+    """ln Pr[n_1], shape (len(a1), n + 1), normalised by logsumexp (see :func:`md_transition`)."""
+    a1 = np.asarray(a1, dtype=float)[:, None]
+    a2 = np.asarray(a2, dtype=float)[:, None]
     if kind == "plug-in":
-        return binom.pmf(k, n, a1 / (a1 + a2))
-    return _betabinom_pmf(k, n, a1, a2)
+        lp = np.log(a1) - np.logaddexp(np.log(a1), np.log(a2))
+        lq = np.log(a2) - np.logaddexp(np.log(a1), np.log(a2))
+        lp_ = _log_binom(n, lp, lq)
+    else:
+        lp_ = _log_betabinom(n, a1[:, 0], a2[:, 0], 0)[:, 0, :]
+    return _normalise_rows(lp_)[0]
 
 
 def transition_frame(T, name: str = "Pr[m|n]") -> pd.DataFrame:
     """Label a two-category table: rows "(n_1, n_2)", columns "(m_1, m_2)" as on the slides."""
-    arr = np.asarray(T, dtype=float)
+    arr = check_array(T, "T", ndim=2, finite=False)
     n, m = arr.shape[0] - 1, arr.shape[1] - 1
     rows = pd.Index([f"({i},{n - i})" for i in range(n + 1)], name="n = (n1,n2)")
     cols = pd.Index([f"({j},{m - j})" for j in range(m + 1)], name="m = (m1,m2)")
@@ -184,7 +283,7 @@ def transition_frame(T, name: str = "Pr[m|n]") -> pd.DataFrame:
 
 def ratio_frame(R) -> pd.DataFrame:
     """Label a DP-ratio table: rows "(n1(1),n2(1)) vs (n1(2),n2(2))"."""
-    arr = np.asarray(R, dtype=float)
+    arr = check_array(R, "R", ndim=2, finite=False)
     n, m = arr.shape[0], arr.shape[1] - 1
     rows = pd.Index([f"({i},{n - i}) vs ({i + 1},{n - i - 1})" for i in range(n)], name="n(1) vs n(2)")
     cols = pd.Index([f"({j},{m - j})" for j in range(m + 1)], name="m = (m1,m2)")
@@ -317,13 +416,22 @@ def min_alpha_for_dp(m, eps: float):
     Pr[m | n] by (m_i + alpha_i + n_i - 1)/(alpha_i + n_i - 1) * (alpha_j + n_j)/(m_j + alpha_j + n_j);
     the worst case (n_i = 1, m_i = m) gives (m + alpha)/alpha <= e^eps, i.e.
     alpha >= m / (e^eps - 1).  Vectorised over ``m``.
+
+    Raises
+    ------
+    ValueError
+        ``m`` NaN, infinite or negative; ``eps`` not a finite number > 0.
     """
     eps = check_epsilon(eps)
-    m_arr = np.asarray(m, dtype=float)
-    if np.any(m_arr < 0):
+    m_arr = check_array(m, "m")
+    if m_arr.size and m_arr.min() < 0:
         raise ValueError(f"m: expected synthetic totals >= 0, got a minimum of {m_arr.min()}")
     out = m_arr / math.expm1(eps)
     return float(out) if out.ndim == 0 else out
+
+
+#: Points per decade of the geometric grid :func:`min_alpha_for_pdp` scans.
+PDP_GRID_PER_DECADE = 64
 
 
 def min_alpha_for_pdp(m: int, eps: float, delta: float, n: int | None = None,
@@ -335,65 +443,128 @@ def min_alpha_for_pdp(m: int, eps: float, delta: float, n: int | None = None,
     eps-differential privacy with failure probability delta".  Here in the slides' detailed
     two-category setting: delta(alpha) = :func:`pdp_delta` of ``md_transition(n, m, alpha,
     kind)`` with the given ``prior`` (``"worst"`` = for all tables, or ``"prior"`` = averaged
-    over :func:`md_prior` as on the slides).  The search scans a geometric grid (8 points per
-    decade) for the first alpha with delta(alpha) <= delta, then bisects (in log alpha) between
-    it and the previous grid point to relative precision ``rtol``.  It assumes delta(alpha)
-    crosses the target once inside that bracket.  For the posterior predictive the scan
-    starts at the eps-DP value :func:`min_alpha_for_dp` (where delta = 0) and walks down.
-    Results are cached.
+    over :func:`md_prior` as on the slides).
+
+    delta(alpha) is **not monotone**: it is a sawtooth, jumping down whenever a cell leaves the
+    disclosure set and rising in between (e.g. plug-in, m = 5, eps = 2: delta(0.37) < 1e-3 but
+    delta(0.8) = 0.0014).  The first alpha with delta(alpha) <= delta is therefore not a bound.
+    This function returns the smallest alpha **above which the bound holds on the whole search
+    range**:
+
+    1. search range: [alpha_bounds[0], alpha_bounds[1]] (default [1e-12, 1e6]).  For the
+       posterior predictive every alpha >= :func:`min_alpha_for_dp` is eps-DP (delta = 0), so
+       the range is cut there when delta = 0 is confirmed at that point;
+    2. delta(alpha) is evaluated (vectorised) on a geometric grid of
+       ``PDP_GRID_PER_DECADE`` = 64 points per decade over the range, one decade at a time
+       from the top down, stopping at the first decade that has a failing point;
+    3. the largest grid point with delta > target and the next grid point (delta <= target)
+       bracket the answer, which is refined in log alpha to relative precision
+       ``rtol`` (multisection: 32 interior points per round), keeping the largest failing
+       point at the lower end and a passing point at the upper end.
+
+    Guarantee: delta(alpha) <= delta at the returned alpha and at every grid point above it.
+    A failing interval narrower than one grid step (a factor 10^(1/64), 3.7 %) lying entirely
+    between two passing grid points could go unseen.  Results are cached.
 
     Returns
     -------
     float
-        The minimum alpha (``inf`` if no alpha up to ``alpha_bounds[1]`` suffices; ``alpha_bounds[0]``
-        if even that satisfies the target).
+        The threshold alpha (``inf`` if delta > target at the top of the range;
+        ``alpha_bounds[0]`` if the target holds at every grid point).
+
+    Raises
+    ------
+    ValueError
+        m < 0, n < 1 (n defaults to m), eps <= 0 or not finite, delta outside (0, 1), unknown
+        ``kind`` / ``prior`` / ``rule``, bad ``alpha_bounds`` or ``rtol``, or a transition
+        matrix too large (see :func:`md_transition`).
     """
     m = check_int(m, "m", minimum=0)
     n = m if n is None else check_int(n, "n", minimum=0)
+    if n < 1:
+        raise ValueError(f"n: expected an integer >= 1 (neighbouring tables need one entity; n defaults to m), got {n}")
+    _check_size(n, m)
     eps = check_epsilon(eps)
     delta = check_delta(delta)
     check_in(kind, "kind", MD_KINDS)
     if not (isinstance(prior, str) and prior in ("worst", "prior")):
         raise ValueError(f"prior: expected 'worst' or 'prior', got {prior!r}")
-    lo_b, hi_b = (check_positive(x, "alpha_bounds") for x in alpha_bounds)
-
+    check_in(rule, "rule", DISCLOSURE_RULES)
+    try:
+        lo_b, hi_b = (check_positive(x, "alpha_bounds") for x in alpha_bounds)
+    except (TypeError, ValueError) as exc:
+        if "alpha_bounds" in str(exc):
+            raise
+        raise ValueError(f"alpha_bounds: expected a pair (low, high) of positive numbers, got {alpha_bounds!r}") from None
+    if not lo_b < hi_b:
+        raise ValueError(f"alpha_bounds: expected low < high, got {alpha_bounds!r}")
+    rtol = check_positive(rtol, "rtol")
     return _min_alpha_for_pdp(m, n, eps, delta, kind, prior, rule, lo_b, hi_b, rtol)
+
+
+def _pdp_delta_grid(n, m, alphas, eps, kind, prior, rule):
+    """pdp_delta of md_transition(n, m, alpha, kind) for every alpha (vectorised, chunked)."""
+    alphas = np.asarray(alphas, dtype=float)
+    out = np.empty(alphas.size)
+    step = max(1, 4_000_000 // ((n + 1) * (m + 1)))
+    for c0 in range(0, alphas.size, step):
+        a = alphas[c0:c0 + step]
+        logT, T = _md_logT(n, m, a, a, kind)
+        R = np.abs(logT[:, :-1] - logT[:, 1:])
+        fail = R > eps
+        mask = np.zeros(T.shape, dtype=bool)
+        if rule == "any":
+            mask[:, :-1] |= fail
+            mask[:, 1:] |= fail
+        else:
+            mask[:, :-1] |= fail & (T[:, :-1] < T[:, 1:])
+            mask[:, 1:] |= fail & (T[:, 1:] < T[:, :-1])
+        rowsum = np.where(mask, T, 0.0).sum(axis=2)
+        if prior == "worst":
+            out[c0:c0 + step] = rowsum.max(axis=1)
+        else:
+            out[c0:c0 + step] = (np.exp(_md_logprior(n, a, a, kind)) * rowsum).sum(axis=1)
+    return out
 
 
 @lru_cache(maxsize=4096)
 def _min_alpha_for_pdp(m, n, eps, delta, kind, prior, rule, lo_b, hi_b, rtol):
     def d(alpha):
-        T = md_transition(n, m, alpha, kind)
-        p = "worst" if prior == "worst" else md_prior(n, alpha, kind)
-        return pdp_delta(T, p, eps, rule)
+        return float(_pdp_delta_grid(n, m, [alpha], eps, kind, prior, rule)[0])
 
-    step = 10 ** (1 / 8)
-    # start from a value that satisfies the target: the eps-DP alpha of the posterior
-    # predictive (delta = 0 there) when it applies, else scan up from the lower bound
-    a = min(max(min_alpha_for_dp(max(m, 1), eps), lo_b), hi_b)
-    if kind != "posterior-predictive" or d(a) > delta:
-        a = lo_b
-        while d(a) > delta:
-            if a >= hi_b:
-                return math.inf
-            a = min(a * step, hi_b)
-        if a == lo_b:
-            return float(lo_b)
-        hi, lo = a, a / step
-    else:
-        hi = a
-        lo = a / step
-        while d(lo) <= delta:
-            if lo <= lo_b:
-                return float(lo_b)
-            hi, lo = lo, max(lo / step, lo_b)
-    lo, hi = math.log(lo), math.log(hi)
+    top = hi_b
+    if kind == "posterior-predictive":
+        a_dp = min_alpha_for_dp(m, eps) * (1.0 + 1e-9)  # ratios <= eps up to rounding
+        if lo_b < a_dp < hi_b and d(a_dp) == 0.0:
+            top = a_dp
+    k = max(1, int(math.ceil(PDP_GRID_PER_DECADE * math.log10(top / lo_b))))
+    grid = np.exp(np.linspace(math.log(lo_b), math.log(top), k + 1))
+    grid[0], grid[-1] = lo_b, top
+    # scan from the top down, one decade of grid points at a time: the first decade with a
+    # failing point holds the largest failing grid point, and nothing below it matters
+    last = -1
+    for hi_i in range(grid.size, 0, -PDP_GRID_PER_DECADE):
+        lo_i = max(0, hi_i - PDP_GRID_PER_DECADE)
+        fails = _pdp_delta_grid(n, m, grid[lo_i:hi_i], eps, kind, prior, rule) > delta
+        if fails.any():
+            last = lo_i + int(np.flatnonzero(fails)[-1])
+            break
+    if last < 0:
+        return float(lo_b)
+    if last == grid.size - 1:
+        return math.inf
+    # refine the bracket (fails at lo, holds at hi) by multisection in log alpha, always
+    # keeping the largest failing point
+    lo, hi = math.log(grid[last]), math.log(grid[last + 1])
     while hi - lo > rtol:
-        mid = 0.5 * (lo + hi)
-        if d(math.exp(mid)) <= delta:
-            hi = mid
+        pts = np.linspace(lo, hi, 34)[1:-1]
+        f = _pdp_delta_grid(n, m, np.exp(pts), eps, kind, prior, rule) > delta
+        if f.any():
+            j = int(np.flatnonzero(f)[-1])
+            lo = float(pts[j])
+            hi = float(pts[j + 1]) if j + 1 < pts.size else hi
         else:
-            lo = mid
+            hi = float(pts[0])
     return float(math.exp(hi))
 
 
@@ -414,10 +585,13 @@ def pruned_epsilon(eps: float, min_p, alpha) -> float:
         Prior sample sizes alpha_i of the prunable origins, > 0.
     """
     eps = check_epsilon(eps)
-    f = np.atleast_1d(np.asarray(min_p, dtype=float))
+    f = np.atleast_1d(check_array(min_p, "min_p", finite=False))
+    a = np.atleast_1d(check_array(alpha, "alpha", finite=False))
+    for arr, nm in ((f, "min_p"), (a, "alpha")):
+        if arr.size == 0:
+            raise ValueError(f"{nm}: expected at least one value, got an empty array")
     for v in f:
         check_probability(float(v), "min_p", low_open=True)
-    a = np.atleast_1d(np.asarray(alpha, dtype=float))
     for v in a:
         check_positive(float(v), "alpha")
     return float(eps + np.max(np.log(1.0 / f)) + np.max(np.ceil(a)) * math.log(2.0))
@@ -439,8 +613,8 @@ def grid_cell(dx, dy) -> np.ndarray:
     direction of the residence seen from the workplace: NW, NE, SW, SE, or "N/A" at distance 0.
     Returns ``8 * 5`` cell indices ``distance_category * 5 + direction`` (29 are reachable).
     """
-    dx = np.asarray(dx, dtype=float)
-    dy = np.asarray(dy, dtype=float)
+    dx = check_array(dx, "dx")
+    dy = check_array(dy, "dy")
     d = np.hypot(dx, dy)
     dcat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right"))
     direc = np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3))
@@ -571,7 +745,37 @@ def _unit_keys(geo, dist, cut):
     return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
 
 
-def build_domains(data, settings: OTMSettings = OTMSettings(), rng=0, chunk: int = 256) -> Domains:
+def _check_commuting_data(data):
+    """``data``: an object with the four tables of ``simulate.commuting.CommutingData``."""
+    for att in ("geography", "workplaces", "jobs", "prior"):
+        if not hasattr(data, att):
+            raise TypeError(f"data: expected CommutingData (geography, workplaces, jobs, prior), "
+                            f"got {type(data).__name__} without {att!r}")
+    geo = data.geography
+    for att, cols in (("blocks", ["block", "tract", "x", "y"]), ("tracts", ["tract", "puma", "spuma", "x", "y"])):
+        tab = getattr(geo, att, None)
+        if not isinstance(tab, pd.DataFrame):
+            raise TypeError(f"data.geography.{att}: expected a DataFrame, got {type(tab).__name__}")
+        check_columns(tab, cols, f"data.geography.{att}")
+        for c in ("x", "y"):
+            check_array(tab[c].to_numpy(), f"data.geography.{att}[{c!r}]")
+    check_nonempty(data.workplaces, "data.workplaces")
+    check_columns(data.workplaces, ["workplace", "block", "tract", "n"], "data.workplaces")
+    check_columns(data.jobs, ["workplace", "home_block", "home_tract"], "data.jobs")
+    check_columns(data.prior, ["work_tract", "home_tract", "count"], "data.prior")
+    n_t = len(geo.tracts)
+    for frame, col, hi in ((data.workplaces, "tract", n_t), (data.jobs, "home_tract", n_t),
+                           (data.prior, "work_tract", n_t), (data.prior, "home_tract", n_t),
+                           (data.jobs, "workplace", len(data.workplaces))):
+        v = check_array(frame[col].to_numpy(), f"{col}", dtype=float)
+        if v.size and (v.min() < 0 or v.max() >= hi or np.any(v != np.round(v))):
+            raise ValueError(f"{col}: expected integer ids in [0, {hi}), got values in [{v.min()!r}, {v.max()!r}]")
+    cnt = check_array(data.prior["count"].to_numpy(), "data.prior['count']", minimum=0)
+    if cnt.size == 0 or cnt.sum() <= 0:
+        raise ValueError("data.prior: expected a public prior table with a positive total count, got none")
+
+
+def build_domains(data, settings: OTMSettings = OTMSettings(), *, rng, chunk: int = 256) -> Domains:
     """Coarsen and edit the prior domain of every work tract that has a workplace.
 
     Slides "Coarsening Steps", "Effects of Coarsening", "Refinement: Editing the Prior Domain":
@@ -584,11 +788,17 @@ def build_domains(data, settings: OTMSettings = OTMSettings(), rng=0, chunk: int
     3. each unit is represented by one block drawn at random among its tracts' blocks;
     4. units with zero prior count are eliminated with the ``edit_rules`` probabilities by
        the distance from the work tract to the representative block.
+
+    ``rng`` is required and keyword-only.  Raises ``TypeError`` / ``ValueError`` for data
+    without the CommutingData tables, ids out of range, NaN / infinite coordinates or counts,
+    an empty workplace table or prior table, and a ``chunk`` < 1.
     """
     from .simulate.commuting import tract_distances
 
     if not isinstance(settings, OTMSettings):
         raise TypeError(f"settings: expected OTMSettings, got {type(settings).__name__}")
+    _check_commuting_data(data)
+    chunk = check_int(chunk, "chunk", minimum=1)
     gen = as_generator(rng)
     geo = data.geography
     n_t = geo.n_tracts
@@ -656,7 +866,8 @@ class Synthesis:
     synthetic residence counts; ``n`` kept jobs; ``m`` published employment; ``alpha_min`` per
     workplace; ``max_alpha_pruned`` the largest alpha of a prunable point (n_i = 0) kept or not;
     ``adjusted_eps`` = :func:`pruned_epsilon`; ``points`` / ``retained`` domain sizes before /
-    after pruning per workplace.
+    after pruning per workplace; ``ledger`` the privacy accounting (a
+    :class:`privlib.accounting.Ledger`: one parallel entry per workplace synthesizer).
     """
 
     settings: OTMSettings
@@ -672,7 +883,7 @@ class Synthesis:
     adjusted_eps: float
     points: np.ndarray
     retained: np.ndarray
-    ledger: tuple = field(default_factory=tuple)
+    ledger: Ledger = field(default_factory=Ledger)
 
 
 def _alpha_min_lookup(m, settings):
@@ -683,7 +894,7 @@ def _alpha_min_lookup(m, settings):
     return vals[np.searchsorted(uniq, mm)]
 
 
-def synthesize(data, domains: Domains, settings: OTMSettings = OTMSettings(), published=None, rng=0,
+def synthesize(data, domains: Domains, settings: OTMSettings = OTMSettings(), published=None, *, rng,
                chunk: int = 4000) -> Synthesis:
     """Posterior-predictive synthesis of residence counts for every workplace (vectorised).
 
@@ -701,22 +912,39 @@ def synthesize(data, domains: Domains, settings: OTMSettings = OTMSettings(), pu
     workplaces: Gamma draws normalised by group sums, and inverse-CDF multinomial draws with
     a per-group offset, so there is no Python loop over workplaces.
 
-    The returned ``ledger`` records the privacy accounting: one entry per workplace synthesizer
-    (parallel composition across workplaces: disjoint jobs), each at ``adjusted_eps``.
+    The returned ``ledger`` (a :class:`privlib.accounting.Ledger`) records the privacy
+    accounting: one ``"parallel"`` entry per workplace synthesizer in the group
+    ``"workplaces"`` (each job belongs to one workplace: disjoint records), each at
+    ``adjusted_eps`` (Theorem 5.2, slide "Refinement: Domain Pruning"), with the PDP delta in
+    its ``detail``; it is checked against ``adjusted_eps`` before returning.
+
+    ``rng`` is required and keyword-only.  Raises ``TypeError`` / ``ValueError`` for bad
+    ``data`` (see :func:`build_domains`), ``domains`` of other work tracts, ``published``
+    of the wrong shape, NaN, infinite or negative, or totalling more than 2e7 residences.
     """
     if not isinstance(domains, Domains):
         raise TypeError(f"domains: expected Domains, got {type(domains).__name__}")
+    if not isinstance(settings, OTMSettings):
+        raise TypeError(f"settings: expected OTMSettings, got {type(settings).__name__}")
+    _check_commuting_data(data)
+    chunk = check_int(chunk, "chunk", minimum=1)
     gen = as_generator(rng)
     geo = data.geography
     wp = data.workplaces
     W = len(wp)
     wblock = wp["block"].to_numpy()
     wtract = wp["tract"].to_numpy()
-    m_pub = wp["n"].to_numpy() if published is None else np.asarray(published)
+    if published is None:
+        m_pub = check_array(wp["n"].to_numpy(), "data.workplaces['n']", minimum=0)
+    else:
+        m_pub = check_array(published, "published")
     if m_pub.shape != (W,):
         raise ValueError(f"published: expected {W} published employment counts, got shape {m_pub.shape}")
-    if np.any(m_pub < 0):
+    if m_pub.size and m_pub.min() < 0:
         raise ValueError(f"published: expected counts >= 0, got a minimum of {m_pub.min()}")
+    if m_pub.sum() > _MAX_DRAWS:
+        raise ValueError(f"published: expected at most {_MAX_DRAWS:,} synthetic residences in total, "
+                         f"got {m_pub.sum():.6g}")
     m_pub = np.round(m_pub).astype(np.int64)
     amin = _alpha_min_lookup(np.maximum(m_pub, 1), settings)
     n_t = domains.n_tracts
@@ -809,7 +1037,12 @@ def synthesize(data, domains: Domains, settings: OTMSettings = OTMSettings(), pu
         for key, val in (("lik", n), ("post", post_mean), ("prior", prior_mean), ("syn", syn)):
             out[key][ws] = np.bincount(idx, weights=val, minlength=nw * G).reshape(nw, G)
     adj = pruned_epsilon(settings.eps, settings.min_p, max(max_alpha, 1e-12))
-    ledger = (("workplace synthesizers", float(adj), "parallel", W),)
+    detail = (f"Multinomial-Dirichlet synthesizer of one workplace: ({settings.eps:g}, {settings.delta:g})-PDP "
+              f"before pruning, min_p = {settings.min_p:g}, largest prunable alpha {max_alpha:.6g} "
+              "(Theorem 5.2: eps + ln(1/min_p) + ceil(alpha) ln 2)")
+    entry = LedgerEntry("multinomial-dirichlet synthesizer", float(adj), "parallel", group="workplaces",
+                        detail=detail)
+    ledger = Ledger([entry] * W).check(adj, name="adjusted_eps")
     return Synthesis(settings=settings, workplace=wp["workplace"].to_numpy(), n=n_kept, m=m_pub,
                      likelihood=out["lik"], posterior=out["post"], prior=out["prior"], synthetic=out["syn"],
                      alpha_min=amin, max_alpha_pruned=max_alpha, adjusted_eps=adj, points=points,

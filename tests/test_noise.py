@@ -82,10 +82,11 @@ def test_distort_and_aggregate_by_hand():
     # ratio: numerator fuzzed and weighted, denominator weighted but not fuzzed
     assert c0["Z_W2_star"] == pytest.approx((1.1 * 1200 + 2 * 0.9 * 600) / (12 + 2 * 5))
     assert c0["Z_W2"] == pytest.approx(1800 / 17)
-    # change: JF* = JF x Ebar*/Ebar
+    # change: JF* = JF_w x Ebar*/Ebar, every item weighted before aggregation (slide "Weighting"):
+    # JF_w = 1 x (12 - 10) + 2 x (5 - 4) = 4 (the unweighted benchmark JF is 3)
     ebar = (10 + 12) / 2 + 2 * (4 + 5) / 2
     ebar_star = 1.1 * (10 + 12) / 2 + 2 * 0.9 * (4 + 5) / 2
-    assert c0["JF"] == 3 and c0["JF_star"] == pytest.approx(3 * ebar_star / ebar)
+    assert c0["JF"] == 3 and c0["JF_star"] == pytest.approx(4 * ebar_star / ebar)
     # suppression: county 1 has one establishment with B = 1
     c1 = cells[(cells.county == 1) & (cells.quarter == 0)].iloc[0]
     assert c1["B_flag"] == noise.SUPPRESSED and c0["B_flag"] == noise.OK
@@ -175,7 +176,7 @@ def test_other_bad_inputs():
     with pytest.raises(ValueError, match="u: expected probabilities"):
         RAMP.ppf(1.5)
     with pytest.raises(TypeError, match="dist: expected a RampDistribution"):
-        noise.draw_factors([1, 2], (1.05, 1.15))
+        noise.draw_factors([1, 2], (1.05, 1.15), rng=0)
     with pytest.raises(ValueError, match="factors: no distortion factor"):
         noise.distort(_toy(), pd.Series([1.1], index=[0]), counts=("B",), magnitudes=())
     with pytest.raises(ValueError, match="unknown column"):

@@ -47,13 +47,13 @@ def test_geography_nesting_and_commuting():
 
 def test_simulator_bad_input():
     with pytest.raises(ValueError, match="n_quarters: expected an integer >= 2"):
-        simulate_establishments(n_quarters=1)
+        simulate_establishments(n_quarters=1, rng=0)
     with pytest.raises(ValueError, match="n_establishments: expected an integer >= 1"):
-        simulate_establishments(n_establishments=0)
+        simulate_establishments(n_establishments=0, rng=0)
     g = simulate_geography(n_spumas=2, pumas_per_spuma=1, tracts_per_puma=2, blocks_per_tract=2, rng=0)
     with pytest.raises(ValueError, match="n_workplaces: expected at most 8"):
-        simulate_commuting(g, n_workplaces=9)
+        simulate_commuting(g, n_workplaces=9, rng=0)
     with pytest.raises(ValueError, match="same_block: expected a probability"):
-        simulate_commuting(g, n_workplaces=2, same_block=1.5)
+        simulate_commuting(g, n_workplaces=2, same_block=1.5, rng=0)
     with pytest.raises(TypeError, match="geo: expected a Geography"):
-        simulate_commuting("map")
+        simulate_commuting("map", rng=0)

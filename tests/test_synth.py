@@ -7,6 +7,7 @@ import pytest
 from scipy.stats import betabinom, binom, laplace
 
 from privlib import synth
+from privlib.accounting import Ledger
 from privlib.synth import (
     disclosure_mask,
     dp_epsilon,
@@ -150,16 +151,54 @@ def test_min_alpha_for_dp_closed_form_attains_eps():
         assert dp_epsilon(md_transition(6, m, a * 1.01)) < eps
 
 
-def test_min_alpha_for_pdp_is_minimal():
+def _plug_delta(a, eps=2.0):
+    return pdp_delta(md_transition(5, 5, a, "plug-in"), md_prior(5, a, "plug-in"), eps)
+
+
+def test_min_alpha_for_pdp_is_a_bound_over_the_sawtooth():
+    # delta(alpha) is a sawtooth: the first alpha with delta <= target (0.370, the old answer)
+    # is not a bound, since delta(0.8) = 0.00139 > 1e-3.  The threshold holds above itself.
     eps, delta = 2.0, 1e-3
+    assert _plug_delta(0.37) <= delta < _plug_delta(0.8)
     a = min_alpha_for_pdp(5, eps, delta, prior="prior", kind="plug-in")
-    d_at = pdp_delta(md_transition(5, 5, a, "plug-in"), md_prior(5, a, "plug-in"), eps)
-    d_below = pdp_delta(md_transition(5, 5, a * 0.99, "plug-in"), md_prior(5, a * 0.99, "plug-in"), eps)
-    assert d_at <= delta < d_below
-    # at the slides' alpha = 1/2, delta = 0.000623 <= 1e-3, so the minimum is below 1/2
-    assert a < 0.5
+    assert a > 0.8
+    fine = np.geomspace(a, 1e2, 1200)  # delta = 0 beyond alpha ~ 2.2
+    assert max(_plug_delta(x) for x in fine) <= delta
+    # just below the threshold the bound fails
+    assert _plug_delta(a * (1 - 1e-5)) > delta
     aw = min_alpha_for_pdp(5, eps, delta)
     assert pdp_delta(md_transition(5, 5, aw), "worst", eps) <= delta
+    assert pdp_delta(md_transition(5, 5, aw * (1 - 1e-5)), "worst", eps) > delta
+
+
+@pytest.mark.parametrize("m,eps,delta,rule", [(20, 4.6, 1e-6, "any"), (5, 2.0, 1e-3, "smaller"), (12, 1.0, 1e-2, "any")])
+def test_min_alpha_for_pdp_worst_case_holds_on_a_fine_grid(m, eps, delta, rule):
+    a = min_alpha_for_pdp(m, eps, delta, rule=rule)
+    fine = np.geomspace(a, 2 * min_alpha_for_dp(m, eps) + 1, 1500)
+    assert max(pdp_delta(md_transition(m, m, x), "worst", eps, rule) for x in fine) <= delta
+    assert pdp_delta(md_transition(m, m, a * (1 - 1e-5)), "worst", eps, rule) > delta
+
+
+@pytest.mark.parametrize("kind", synth.MD_KINDS)
+@pytest.mark.parametrize("alpha", [1e9, 1e12, 1e15, 1e100, 1e300, (1e300, 1.0)])
+def test_md_rows_sum_to_one_for_huge_alpha(kind, alpha):
+    T = md_transition(5, 5, alpha, kind)
+    assert np.all(np.isfinite(T)) and np.allclose(T.sum(axis=1), 1, atol=1e-12)
+    p = md_prior(5, alpha, kind)
+    assert abs(p.sum() - 1) < 1e-12
+    if np.isscalar(alpha):  # symmetric and huge: every row tends to binomial(5, 1/2)
+        assert np.allclose(T, binom.pmf(np.arange(6), 5, 0.5)[None, :], atol=1e-6)
+
+
+def test_md_transition_matches_scipy():
+    from scipy.stats import betabinom
+    n1 = np.arange(7)[:, None]
+    for a in [(0.3, 2.5), (7.0, 0.01), (0.5, 0.5)]:
+        T = md_transition(6, 9, a)
+        assert np.allclose(T, betabinom.pmf(np.arange(10)[None, :], 9, a[0] + n1, a[1] + 6 - n1), atol=1e-13)
+        T = md_transition(6, 9, a, "plug-in")
+        assert np.allclose(T, binom.pmf(np.arange(10)[None, :], 9, (a[0] + n1) / (a[0] + a[1] + 6)), atol=1e-13)
+        assert np.allclose(md_prior(6, a), betabinom.pmf(np.arange(7), 6, *a), atol=1e-13)
 
 
 # ---------------------------------------------------------------- properties
@@ -258,7 +297,10 @@ def test_synthesis_accounting(otm):
     assert np.allclose(s.posterior.sum(axis=1), 1) and np.allclose(s.prior.sum(axis=1), 1)
     assert (s.retained <= s.points).all()
     assert s.adjusted_eps == pytest.approx(pruned_epsilon(4.6, 0.025, s.max_alpha_pruned))
-    assert s.ledger[0][2] == "parallel"
+    assert isinstance(s.ledger, Ledger) and len(s.ledger) == len(d.workplaces)
+    assert {e.composition for e in s.ledger} == {"parallel"} and {e.group for e in s.ledger} == {"workplaces"}
+    assert s.ledger.total() == pytest.approx(s.adjusted_eps)
+    assert "1e-06" in s.ledger[0].detail  # the PDP delta
     # reproducible
     s2 = synth.synthesize(d, dom, rng=4)
     assert np.array_equal(s.synthetic, s2.synthetic)

@@ -31,7 +31,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_int, check_positive, check_probability
+from .._validation import as_generator, check_finite, check_int, check_positive, check_probability
+
+#: Largest number of blocks / of jobs the simulators generate (memory guard).
+_MAX_BLOCKS = 20_000_000
+_MAX_JOBS = 50_000_000
 
 __all__ = ["Geography", "CommutingData", "simulate_geography", "simulate_commuting", "tract_distances"]
 
@@ -75,13 +79,21 @@ class CommutingData:
 def simulate_geography(n_spumas: int = 60, pumas_per_spuma: int = 4, tracts_per_puma: int = 10,
                        blocks_per_tract: int = 5, width: float = 2500.0, height: float = 1200.0,
                        puma_sd: float = 30.0, tract_sd: float = 6.0, block_sd: float = 0.6,
-                       rng=0) -> Geography:
+                       *, rng) -> Geography:
     """Simulate nested geography with coordinates (miles).  Blocks of tract r are
-    ``r * blocks_per_tract ... r * blocks_per_tract + blocks_per_tract - 1``."""
+    ``r * blocks_per_tract ... r * blocks_per_tract + blocks_per_tract - 1``.
+
+    ``rng`` (int or Generator) is required and keyword-only.  Raises ``ValueError`` for counts
+    < 1, more than 2e7 blocks in total, and sizes / standard deviations that are NaN, infinite
+    or <= 0.
+    """
     S = check_int(n_spumas, "n_spumas", minimum=1)
     P = check_int(pumas_per_spuma, "pumas_per_spuma", minimum=1)
     T = check_int(tracts_per_puma, "tracts_per_puma", minimum=1)
     Bk = check_int(blocks_per_tract, "blocks_per_tract", minimum=1)
+    if S * P * T * Bk > _MAX_BLOCKS:
+        raise ValueError(f"n_spumas, pumas_per_spuma, tracts_per_puma, blocks_per_tract: expected at most "
+                         f"{_MAX_BLOCKS:,} blocks in total, got {S * P * T * Bk:,}")
     for v, nm in ((width, "width"), (height, "height"), (puma_sd, "puma_sd"), (tract_sd, "tract_sd"),
                   (block_sd, "block_sd")):
         check_positive(v, nm)
@@ -140,7 +152,7 @@ def _draw_home_tracts(geo, work_tract, decay, far_weight, far_decay, gen, chunk=
 def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: float = 1.0,
                        size_logsd: float = 1.3, decay: float = 7.0, far_weight: float = 0.003,
                        far_decay: float = 400.0, same_block: float = 0.05,
-                       prior_jobs_per_job: float = 1.0, rng=0) -> CommutingData:
+                       prior_jobs_per_job: float = 1.0, *, rng) -> CommutingData:
     """Simulate workplaces, their jobs' residence blocks, and a public prior table.
 
     Parameters
@@ -158,6 +170,13 @@ def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: f
     prior_jobs_per_job : float
         Size of the public prior table relative to the confidential jobs.
     rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Raises
+    ------
+    ValueError
+        A parameter NaN, infinite or out of range (``size_logmean`` in [-20, 12],
+        ``size_logsd`` in (0, 5]), or a draw with more than 5e7 jobs.
     """
     if not isinstance(geo, Geography):
         raise TypeError(f"geo: expected a Geography, got {type(geo).__name__}")
@@ -169,12 +188,21 @@ def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: f
         check_positive(v, nm)
     check_positive(far_weight, "far_weight", allow_zero=True)
     check_probability(same_block, "same_block")
+    mu = check_finite(size_logmean, "size_logmean")
+    if not -20.0 <= mu <= 12.0:
+        raise ValueError(f"size_logmean: expected a log-employment in [-20, 12], got {size_logmean!r}")
+    sd = check_positive(size_logsd, "size_logsd")
+    if sd > 5.0:
+        raise ValueError(f"size_logsd: expected a log-sd in (0, 5], got {size_logsd!r}")
     gen = as_generator(rng)
     btract = geo.blocks["tract"].to_numpy()
     bp = geo.tracts["pop"].to_numpy()[btract]
     wblock = np.sort(gen.choice(n_blocks, size=W, replace=False, p=bp / bp.sum()))
     wtract = btract[wblock]
-    n = 1 + np.floor(np.exp(gen.normal(size_logmean, size_logsd, W))).astype(np.int64)
+    n = 1 + np.floor(np.exp(gen.normal(mu, sd, W))).astype(np.int64)
+    if n.sum() > _MAX_JOBS or n.sum() * prior_jobs_per_job > _MAX_JOBS:
+        raise ValueError(f"size_logmean, size_logsd, prior_jobs_per_job: the draw gives {n.sum():,} jobs, "
+                         f"more than the {_MAX_JOBS:,} this simulator generates")
     workplaces = pd.DataFrame({"workplace": np.arange(W), "block": wblock, "tract": wtract, "n": n})
 
     job_w = np.repeat(np.arange(W), n)

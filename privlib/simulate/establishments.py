@@ -34,7 +34,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_int, check_positive
+from .._validation import as_generator, check_finite, check_int, check_positive
+
+#: Largest panel (establishments x quarters) simulated (memory guard).
+_MAX_ROWS = 50_000_000
 
 __all__ = ["simulate_establishments", "QWI_COUNTS"]
 
@@ -48,7 +51,7 @@ def _zipf_probs(k: int, s: float) -> np.ndarray:
 
 def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, n_counties: int = 24,
                             n_industries: int = 60, size_logmean: float = 0.6, size_logsd: float = 1.3,
-                            rng=0) -> pd.DataFrame:
+                            *, rng) -> pd.DataFrame:
     """Simulate an establishment x quarter panel with the QWI variables.
 
     Parameters
@@ -56,25 +59,41 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
     n_establishments, n_quarters, n_counties, n_industries : int
         Panel dimensions (>= 1; ``n_quarters`` >= 2).
     size_logmean, size_logsd : float
-        Lognormal parameters of the establishments' target employment.
+        Lognormal parameters of the establishments' target employment: ``size_logmean`` in
+        [-20, 12], ``size_logsd`` in (0, 5].
     rng : int or numpy.random.Generator
+        Required, keyword-only.
 
     Returns
     -------
     pandas.DataFrame
         One row per establishment and quarter (``n_establishments * n_quarters`` rows),
         columns ``estab, county, industry, quarter, B, E, M, H, R, A, S, F, W1, W2, weight``.
+
+    Raises
+    ------
+    ValueError
+        A count out of range, more than 5e7 establishment-quarters, or a size parameter NaN,
+        infinite or out of range.
     """
     J = check_int(n_establishments, "n_establishments", minimum=1)
     Q = check_int(n_quarters, "n_quarters", minimum=2)
     C = check_int(n_counties, "n_counties", minimum=1)
     K = check_int(n_industries, "n_industries", minimum=1)
-    check_positive(size_logsd, "size_logsd")
+    if J * Q > _MAX_ROWS:
+        raise ValueError(f"n_establishments, n_quarters: expected at most {_MAX_ROWS:,} establishment-quarters, "
+                         f"got {J * Q:,}")
+    mu = check_finite(size_logmean, "size_logmean")
+    if not -20.0 <= mu <= 12.0:
+        raise ValueError(f"size_logmean: expected a log-employment in [-20, 12], got {size_logmean!r}")
+    sd = check_positive(size_logsd, "size_logsd")
+    if sd > 5.0:
+        raise ValueError(f"size_logsd: expected a log-sd in (0, 5], got {size_logsd!r}")
     gen = as_generator(rng)
 
     county = gen.choice(C, size=J, p=_zipf_probs(C, 0.8))
     industry = gen.choice(K, size=J, p=_zipf_probs(K, 0.6))
-    target = np.exp(gen.normal(size_logmean, size_logsd, size=J))
+    target = np.exp(gen.normal(mu, sd, size=J))
     season_amp = np.where(gen.random(J) < 0.15, gen.uniform(0.5, 1.0, J), gen.uniform(0.0, 0.15, J))
     season_phase = gen.integers(0, 4, size=J)
     sep_rate = gen.beta(2.0, 8.0, size=J)            # mean 0.2 per quarter
