@@ -106,3 +106,17 @@ def test_equal_seeds_give_equal_outputs(case):
 def test_a_shared_generator_gives_different_draws(case):
     gen = np.random.default_rng(2026)
     assert not equal(case.call(gen), case.call(gen))
+
+
+_HIDDEN_SEED = __import__("re").compile(
+    r"default_rng\(\s*\d|random_state\s*=\s*\d|np\.random\.seed\(|RandomState\(\s*\d"
+    r"|np\.random\.(rand|randn|randint|random|choice|normal|uniform|laplace|permutation|shuffle)\(")
+
+
+@pytest.mark.parametrize("path", sorted((HERE.parent / "privlib").rglob("*.py")),
+                         ids=lambda p: str(p.relative_to(HERE.parent)))
+def test_no_hidden_seed_or_global_generator_in_privlib(path):
+    # randomness comes from the caller's rng only: no literal seed, no numpy global state
+    bad = [f"line {i}: {line.strip()}" for i, line in enumerate(path.read_text().splitlines(), 1)
+           if _HIDDEN_SEED.search(line)]
+    assert bad == []
