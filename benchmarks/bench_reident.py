@@ -31,7 +31,7 @@ def measure(obs, model, n_obs, folds=10, rng=1):
     t1 = time.perf_counter()
     hi = R.hypothetical_information(rec)
     t2 = time.perf_counter()
-    pi = R.perceived_information(rec, None, folds, rng, outliers=("drop", "floor"))
+    pi = R.perceived_information(rec, None, folds, rng=rng, outliers=("drop", "floor"))
     t3 = time.perf_counter()
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
@@ -64,7 +64,7 @@ def main():
             full["5-star"] = obs
             del pop
             t = time.perf_counter()
-            tab = R.information_table(full, (900, 1_800), 10, 2019, outliers=("drop", "floor"))
+            tab = R.information_table(full, (900, 1_800), 10, rng=2019, outliers=("drop", "floor"))
             print(f"\nTable I at {n_users:,} users ({time.perf_counter() - t:.0f} s)")
             for rule, tt in tab.items():
                 print(f"outliers: {rule}\n{tt.round(3).to_string()}\n")

@@ -70,11 +70,14 @@ from ._validation import (
     _fmt,
     as_generator,
     check_columns,
+    check_finite,
     check_in,
     check_int,
     check_no_nan,
     check_nonempty,
     check_positive,
+    check_probability,
+    check_unique_columns,
 )
 
 __all__ = [
@@ -104,6 +107,15 @@ EXHAUSTIVE = "exhaustive"
 GRANULARITIES = ("no-grade", "like-dislike", "5-star")
 OUTLIER_RULES = ("drop", "floor")
 _BLOCK_ROWS = 1 << 20  # rows (or records) per block in encode and the fold draw: bounds memory
+#: Largest value a combined integer key ``a * width + b`` may take (int64); past it the pairs
+#: are coded by a safe grouping instead (:func:`_pair_keys`).  A module constant so that the
+#: tests can lower it and exercise the fallback on small data.
+_KEY_LIMIT = 2**63 - 1
+#: Integer columns whose range ``max - min`` is below this are coded by a shift (no hashing);
+#: wider ranges (e.g. values near the int64 limits) are factorized, so codes stay small.
+_SHIFT_RANGE = 1 << 31
+#: Ratings accepted by :func:`rating_observations` (half stars from 0.5, as MovieLens, to 5).
+RATING_RANGE = (0.5, 5.0)
 
 
 # ---------------------------------------------------------------------------- models
@@ -162,7 +174,8 @@ class Records:
     ``r``; records of a user are contiguous and in the order of ``obs``.  ``row[r]`` is
     the position in ``obs`` of the row the record comes from, ``counts`` the number of
     records of each user (``N_o^i``).  The record arrays are int32 whenever they fit (a
-    full-scale first-order table holds 23.7 million records).
+    full-scale first-order table holds 23.7 million records).  ``n_empty`` counts the
+    users of ``obs`` that have no record at all (left out of ``users``).
     """
 
     user: np.ndarray
@@ -174,6 +187,9 @@ class Records:
     counts: np.ndarray = field(repr=False)
     model: Model = field(default_factory=first_order)
     row: np.ndarray | None = field(default=None, repr=False)
+    #: users of ``obs`` left out because they have no record of the model (every
+    #: characteristic ``absent``; only without ``n_obs``)
+    n_empty: int = 0
 
     @property
     def n_users(self) -> int:
@@ -213,11 +229,13 @@ def _code_plan(frame: pd.DataFrame, columns=None):
     plan, cards = [], []
     for col in (frame.columns if columns is None else columns):
         v = frame[col].to_numpy()
-        if np.issubdtype(v.dtype, np.integer) or np.issubdtype(v.dtype, np.bool_):
-            lo, hi = int(v.min()), int(v.max())
+        if np.issubdtype(v.dtype, np.bool_):
+            v = v.astype(np.int8)
+        lo, hi = (int(v.min()), int(v.max())) if np.issubdtype(v.dtype, np.integer) and len(v) else (0, None)
+        if hi is not None and hi - lo < _SHIFT_RANGE:
             plan.append(("shift", v, lo))
             cards.append(hi - lo + 1)
-        else:
+        else:  # other dtypes, and integer ranges too wide to shift safely (no int64 overflow)
             c, uniq = pd.factorize(frame[col], sort=True)
             plan.append(("codes", c, None))
             cards.append(max(len(uniq), 1))
@@ -249,7 +267,11 @@ def _pop_concat(parts: list) -> np.ndarray:
 def _plan_column(step) -> np.ndarray:
     """One coded column (0..k-1) of a :func:`_code_plan` entry."""
     how, v, lo = step
-    return v if (how == "codes" or lo == 0) else v.astype(np.int64) - lo
+    if how == "codes" or lo == 0:
+        return v
+    # subtract in the column's own dtype (max - min < _SHIFT_RANGE: no overflow, and uint64
+    # values above the int64 range are never cast first), then widen
+    return (v - v.dtype.type(lo)).astype(np.int64)
 
 
 def _combine(arrs, cards, n) -> tuple[np.ndarray, int]:
@@ -259,24 +281,57 @@ def _combine(arrs, cards, n) -> tuple[np.ndarray, int]:
     code = np.zeros(n, dtype=np.int64)
     card = 1
     for c, k in zip(arrs, cards):
-        if card * k >= 2**62:
+        if card * k > _KEY_LIMIT // 2:
             code, card = _compact(code)
+            if card * k > _KEY_LIMIT // 2:  # still too wide: code the (code, c) pairs safely
+                code, card = _pair_codes(code, np.asarray(c))
+                continue
         code *= k          # in place: no full-length temporaries
         code += np.asarray(c)
         card *= k
     return _compact(code)
 
 
+def _pair_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
+    """Dense codes of the pairs ``(a[r], b[r])`` in lexicographic order -- the order of
+    ``a * width + b`` -- without forming that product (no int64 overflow)."""
+    if len(a) == 0:
+        return np.zeros(0, dtype=np.int64), 1
+    _, inv = np.unique(np.stack([np.asarray(a, np.int64), np.asarray(b, np.int64)], axis=1),
+                       axis=0, return_inverse=True)
+    inv = np.asarray(inv, dtype=np.int64).ravel()
+    return inv, int(inv.max()) + 1
+
+
+def _pair_keys(width: int, *pairs) -> list:
+    """Combined keys of several ``(a, b)`` arrays sharing one key space, ``0 <= b < width``.
+
+    ``a * width + b`` (int64) when the largest such key fits under ``_KEY_LIMIT``;
+    otherwise dense lexicographic codes of all the pairs at once (same order, so sorting and
+    searching give the same answers).  Returns one key array per ``(a, b)``.
+    """
+    top = max((int(np.max(a)) for a, _ in pairs if len(a)), default=0)
+    if (top + 1) * int(width) <= _KEY_LIMIT:
+        return [np.asarray(a, np.int64) * int(width) + np.asarray(b, np.int64) for a, b in pairs]
+    codes, _ = _pair_codes(np.concatenate([np.asarray(a, np.int64) for a, _ in pairs]),
+                           np.concatenate([np.asarray(b, np.int64) for _, b in pairs]))
+    cuts = np.cumsum([len(a) for a, _ in pairs])[:-1]
+    return np.split(codes, cuts)
+
+
 def _prepare(obs, user, characteristics):
     if not isinstance(obs, pd.DataFrame):
         raise TypeError(f"obs: expected a pandas DataFrame (long table), got {type(obs).__name__}")
     check_nonempty(obs, "obs")
+    check_unique_columns(obs, "obs")
     check_columns(obs, [user], "user")
     if characteristics is None:
         characteristics = [c for c in obs.columns if c != user]
     characteristics = check_columns(obs, characteristics, "characteristics")
     if not characteristics:
         raise ValueError("characteristics: expected at least one characteristic column, got none")
+    if len(set(characteristics)) < len(characteristics):
+        raise ValueError(f"characteristics: duplicated name(s) in {characteristics}")
     if user in characteristics:
         raise ValueError(f"characteristics: the user column {user!r} cannot be a characteristic")
     check_no_nan(obs, "obs", [user, *characteristics])
@@ -298,12 +353,24 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
         the users with less than 1000 observations and kept this same amount of
         observations from each" (Section IV).  Without it, every user must already have
         the same number of records (the source assumes ``N_o^i = N_o``, Section III-A).
+        Without it, users with no record at all (first-order model, every characteristic
+        ``absent``) are left out and counted in ``Records.n_empty``; the HI / PI / attack
+        functions then refuse the database unless ``require_equal=False``.
 
     Raises
     ------
     ValueError
-        Missing characteristic values, fewer than two users, or unequal ``N_o`` without
-        ``n_obs``.
+        Missing characteristic values, an empty table, duplicated column names or
+        characteristics, fewer than two users, or unequal ``N_o`` without ``n_obs``.
+    TypeError
+        ``obs`` not a DataFrame, ``model`` not a :class:`Model`.
+
+    Notes
+    -----
+    Combined integer codes (user x symbol, column codes in mixed radix) are guarded
+    against int64 overflow: integer columns whose range exceeds ``2**31`` are factorized
+    rather than shifted, and past the int64 bound the pairs are coded by
+    ``np.unique(axis=0)`` (:func:`_pair_keys`), which keeps the same order.
     """
     model = _check_model(model)
     chars = _prepare(obs, user, characteristics)
@@ -365,7 +432,8 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     else:
         users = np.asarray(users)
         nonzero = counts > 0
-        if not np.all(nonzero):  # users whose rows are all absent have no first-order record
+        n_empty = int((~nonzero).sum())
+        if n_empty:  # users whose rows are all absent have no first-order record
             newcode = np.cumsum(nonzero) - 1
             rec_user = newcode[rec_user]
             users, counts = users[nonzero], counts[nonzero]
@@ -376,12 +444,21 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     symbol, n_sym = _compact(symbol, it)
     category, n_cat = _compact(category, it)
     return Records(rec_user.astype(it, copy=False), symbol, category, users, n_sym, n_cat, counts, model,
-                   rec_row.astype(it, copy=False))
+                   rec_row.astype(it, copy=False), n_empty if n_obs is None else 0)
 
 
 def _records(obs, model, user, characteristics, n_obs, *, equal=True) -> Records:
+    if isinstance(obs, Records) and (n_obs is not None or characteristics is not None):
+        bad = "n_obs" if n_obs is not None else "characteristics"
+        raise ValueError(f"{bad}: obs is already encoded (Records); pass {bad}= to encode() instead, "
+                         f"got {bad}={_fmt(n_obs if bad == 'n_obs' else characteristics)}")
     rec = obs if isinstance(obs, Records) else encode(obs, model, user=user,
                                                         characteristics=characteristics, n_obs=n_obs)
+    if equal and rec.n_empty:
+        raise ValueError(
+            f"obs: {rec.n_empty} user(s) have no {rec.model.kind} observation (every characteristic absent), so "
+            f"N_o^i differs between users; the source's formulas assume N_o^i = N_o (Section III-A): pass n_obs= "
+            "to keep the users with N_o observations, or require_equal=False to leave them out")
     if equal and rec.n_obs < 0:
         raise ValueError(
             f"obs: unequal numbers of {rec.model.kind} observations per user (from {rec.counts.min()} to "
@@ -391,9 +468,18 @@ def _records(obs, model, user, characteristics, n_obs, *, equal=True) -> Records
 
 
 def observation_counts(obs, model, *, user="user", characteristics=None) -> pd.Series:
-    """Number of records of ``model`` per user (``N_o^i``), indexed by user."""
+    """Number of records of ``model`` per user (``N_o^i``), indexed by user.
+
+    Every user of ``obs`` is listed, including those with no record of the model (0: a
+    user whose rows are all ``absent`` has no first-order record; :func:`encode` leaves
+    such users out of the database).
+    """
     rec = encode(obs, model, user=user, characteristics=characteristics)
-    return pd.Series(rec.counts, index=pd.Index(rec.users, name=user), name="n_obs")
+    out = pd.Series(rec.counts, index=pd.Index(rec.users, name=user), name="n_obs")
+    every = pd.Index(pd.unique(obs[user]), name=user).sort_values()  # sort: unique keys
+    if len(every) != len(out):
+        out = out.reindex(every, fill_value=0)
+    return out
 
 
 # ---------------------------------------------------------------------------- HI and PI
@@ -422,14 +508,14 @@ class Information:
 
 def _pairs(rec: Records):
     """Factorize the (user, symbol) pairs: per-record pair id and per-pair user/symbol/count."""
-    key = rec.user.astype(np.int64) * rec.n_symbols + rec.symbol
+    (key,) = _pair_keys(rec.n_symbols, (rec.user, rec.symbol))   # guarded: no int64 overflow
     pid, n_pairs = _compact(key, _itype(len(key)))
-    uniq = np.empty(n_pairs, dtype=np.int64)
-    uniq[pid] = key
-    pu = uniq // rec.n_symbols
-    ps = uniq % rec.n_symbols
-    pc = np.bincount(pid, minlength=len(uniq)).astype(np.float64)
-    return pid, pu.astype(np.int64), ps.astype(np.int64), pc
+    pu = np.empty(n_pairs, dtype=np.int64)
+    ps = np.empty(n_pairs, dtype=np.int64)
+    pu[pid] = rec.user
+    ps[pid] = rec.symbol
+    pc = np.bincount(pid, minlength=n_pairs).astype(np.float64)
+    return pid, pu, ps, pc
 
 
 def hypothetical_information(obs, model=None, *, user="user", characteristics=None, n_obs=None,
@@ -479,12 +565,18 @@ def _folds(rec: Records, folds, rng) -> np.ndarray:
         return np.concatenate([(np.argsort(gen.random((min(step, rec.n_users - a), smallest)), axis=1)  # sort: unique keys
                                 % folds).astype(np.int32).ravel() for a in range(0, rec.n_users, step)])
     else:
-        key = rec.user + gen.random(len(rec.user))
-        order = np.argsort(key, kind="stable")
+        order = _shuffle_within(rec.user, gen)
         starts = np.concatenate([[0], np.cumsum(rec.counts)[:-1]])
         rank = np.empty(len(order), dtype=np.int64)
         rank[order] = np.arange(len(order)) - starts[rec.user[order]]
     return rank % folds
+
+
+def _shuffle_within(group: np.ndarray, gen: np.random.Generator) -> np.ndarray:
+    """Order sorting the records by ``group`` and at random within each group: one uniform
+    key per record, sorted by ``(group, key)``.  Two keys (``np.lexsort``), not the float
+    ``group + key``, which rounds up into the next group for large group codes."""
+    return np.lexsort((gen.random(len(group)), group))
 
 
 def _fold_model(rec, pid, pu, ps, pc, train):
@@ -518,7 +610,7 @@ def _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, r
         raise ValueError(f"folds: expected at most {int(rows_per_user.min())} (the smallest number of rows "
                          f"of a user), got {k}")
     n = len(obs)
-    order = np.argsort(ucode + gen.random(n), kind="stable")
+    order = _shuffle_within(ucode, gen)
     starts = np.concatenate([[0], np.cumsum(rows_per_user)[:-1]])
     rank = np.empty(n, dtype=np.int64)
     rank[order] = np.arange(n) - starts[ucode[order]]
@@ -535,8 +627,9 @@ def _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, r
         yield rec, ~is_test, is_test
 
 
-def perceived_information(obs, model, folds, rng, *, user="user", characteristics=None, n_obs=None,
-                          outliers="drop", floor=None, require_equal=True, protect=None) -> Information:
+def perceived_information(obs, model, folds, *, rng, user="user", characteristics=None, n_obs=None,
+                          outliers="drop", floor=None, require_equal=True,
+                          protect=None) -> Information | dict[str, Information]:
     """Perceived information ``PI^(U; O)`` in bits, K-fold cross-validated (Section III-B).
 
     ``PI^(j) = log2 n_u + (1/n_u) sum_i (1/|D_i^(j)|) sum_{o in D_i^(j)} log2 Pr^^(j)[u_i|o]``
@@ -551,8 +644,11 @@ def perceived_information(obs, model, folds, rng, *, user="user", characteristic
     observations, the source's ``f_o``.  ``outliers`` may also be a tuple of rules: both
     are computed in one pass and a dict ``{rule: Information}`` is returned.
 
+    ``rng`` (required, keyword-only): int seed or ``numpy.random.Generator`` for the fold
+    draw (and nothing else).
+
     ``protect`` (optional): a function applied to the training rows of each fold before
-    the model is estimated, e.g. ``lambda d: swap(d, cats, rng)``.  The model is then
+    the model is estimated, e.g. ``lambda d: swap(d, cats, rng=gen)``.  The model is then
     trained on the *protected* rows of the other folds and tested on the *original* rows
     of the fold: the predictive power of a protected release against genuine fresh
     observations (external leakages).  Folds are then drawn per row of ``obs``.
@@ -562,14 +658,39 @@ def perceived_information(obs, model, folds, rng, *, user="user", characteristic
     ValueError
         ``folds < 2`` or more than a user's number of observations, fewer than two
         users, unequal ``N_o`` (unless ``require_equal=False``, see
-        :func:`hypothetical_information`), missing values.
+        :func:`hypothetical_information`), missing values, an empty tuple of
+        ``outliers`` rules, ``floor`` outside ``(0, 1]``.
+
+    Returns
+    -------
+    Information
+        When ``outliers`` is one rule (a string).
+    dict
+        ``{rule: Information}`` when ``outliers`` is a tuple of rules.
     """
-    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
-    for r in rules:
-        check_in(r, "outliers", OUTLIER_RULES)
-    out = _perceived(obs, model, folds, rng, user=user, characteristics=characteristics, n_obs=n_obs,
+    rules = _check_rules(outliers)
+    gen = as_generator(rng)
+    if floor is not None:
+        check_probability(floor, "floor", low_open=True)
+    out = _perceived(obs, model, folds, gen, user=user, characteristics=characteristics, n_obs=n_obs,
                      floor=floor, require_equal=require_equal, protect=protect)
     return out[rules[0]] if isinstance(outliers, str) else {r: out[r] for r in rules}
+
+
+def _check_rules(outliers) -> tuple:
+    """The ``outliers`` argument as a non-empty tuple of rules of ``OUTLIER_RULES``."""
+    if isinstance(outliers, str):
+        rules = (outliers,)
+    elif isinstance(outliers, (tuple, list)):
+        rules = tuple(outliers)
+    else:
+        raise TypeError(f"outliers: expected a rule {list(OUTLIER_RULES)} or a tuple of rules, "
+                        f"got {type(outliers).__name__} {_fmt(outliers)}")
+    if not rules:
+        raise ValueError(f"outliers: expected at least one rule of {list(OUTLIER_RULES)}, got an empty tuple")
+    for r in rules:
+        check_in(r, "outliers", OUTLIER_RULES)
+    return rules
 
 
 def _perceived(obs, model, folds, rng, *, user, characteristics, n_obs, floor, require_equal, protect):
@@ -637,10 +758,16 @@ def leakages_needed(bits, n_users, c=1.0) -> float:
     worst case and ``c * log2(n_u) / PI`` for the model at hand, with ``c`` depending on
     the target success rate (``c = log2(n_u)`` roughly for 80%, refs. [2], [3]).  Returns
     ``inf`` when ``bits <= 0`` (a non-predictive model).
+
+    Raises
+    ------
+    ValueError
+        ``bits`` NaN or infinite (e.g. the PI of a fold made only of outliers under the
+        drop rule, which is NaN: no bound can be derived from it).
     """
     n_users = check_int(n_users, "n_users", minimum=2)
     c = check_positive(c, "c")
-    bits = float(bits)
+    bits = check_finite(bits, "bits")
     return float("inf") if not bits > 0 else c * float(np.log2(n_users)) / bits
 
 
@@ -658,7 +785,7 @@ def _ranks(better, ties, gen):
     return 1 + better + np.floor(gen.random(len(ties)) * (ties + 1)).astype(np.int64)
 
 
-def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", characteristics=None,
+def success_rate(obs, model, leakages, levels, *, rng, folds=10, user="user", characteristics=None,
                  n_obs=None, chunk=512) -> pd.DataFrame:
     """Level-l success rate of re-identification with ``M_o = leakages`` external leakages.
 
@@ -670,7 +797,8 @@ def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", ch
     training-fold model (Bayes with a uniform prior).  Candidates with a zero likelihood
     are ordered by their number of zero-probability leakages, then by the product of the
     non-zero ones; exact ties are broken at random.  The success rate is the share of
-    (user, fold) attacks whose correct user has rank ``<= l``.
+    (user, fold) attacks whose correct user has rank ``<= l``.  ``rng`` (required,
+    keyword-only; int seed or Generator) draws the folds, the leakages and the tie breaks.
 
     Returns
     -------
@@ -678,10 +806,12 @@ def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", ch
     """
     rec = _records(obs, model, user, characteristics, n_obs)
     gen = as_generator(rng)
+    chunk = check_int(chunk, "chunk", minimum=1)
     m = check_int(leakages, "leakages", minimum=1)
     lv = _check_levels(levels, "levels", rec.n_users)
     fold = _folds(rec, folds, gen)
     k = int(folds)
+    # key user * k + fold: k <= min N_o (checked by _folds), so n_u * k <= records, far below int64
     min_test = int(np.bincount(rec.user.astype(np.int64) * k + fold, minlength=rec.n_users * k).min())
     if m > min_test:
         raise ValueError(
@@ -697,7 +827,7 @@ def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", ch
         G_one = sparse.csr_matrix((np.ones(int(pos.sum())), (pu[pos], ps[pos])), shape=(n_u, S))
         # draw M_o leakages per user from its test fold: random order within user, first M_o
         tu = rec.user[test]
-        order = np.argsort(tu + gen.random(len(tu)), kind="stable")
+        order = _shuffle_within(tu, gen)
         tcount = np.bincount(tu, minlength=n_u)
         starts = np.concatenate([[0], np.cumsum(tcount)[:-1]])
         rnk = np.arange(len(order)) - starts[tu[order]]
@@ -719,7 +849,7 @@ def success_rate(obs, model, leakages, levels, rng, *, folds=10, user="user", ch
     return pd.DataFrame({"level": lv, "success": succ, "random": np.minimum(lv / n_u, 1.0)})
 
 
-def category_prediction(obs, model, levels, rng, *, folds=10, user="user", characteristics=None,
+def category_prediction(obs, model, levels, *, rng, folds=10, user="user", characteristics=None,
                         n_obs=None, require_equal=True, protect=None) -> pd.DataFrame:
     """Utility: level-l success of predicting the categories of a user's next observation.
 
@@ -731,6 +861,7 @@ def category_prediction(obs, model, levels, rng, *, folds=10, user="user", chara
     are ranked by the user's training-fold histogram, ties at random; a level-l success
     is the true category among the first ``l``.  ``protect`` as in
     :func:`perceived_information` (train on protected rows, test on original ones).
+    ``rng`` (required, keyword-only; int seed or Generator) draws the folds and the tie breaks.
 
     Returns
     -------
@@ -748,27 +879,29 @@ def category_prediction(obs, model, levels, rng, *, folds=10, user="user", chara
     total = 0
     for rec, train, test in plan:
         n_u, C = rec.n_users, rec.n_categories
-        # training histogram of (user, category) pairs, held sparsely
-        key = rec.user[train].astype(np.int64) * C + rec.category[train]
+        # training histogram of (user, category) pairs, held sparsely; the combined keys
+        # user * C + category and user * width + count are guarded against int64 overflow
+        tu, tc = rec.user[test].astype(np.int64), rec.category[test]
+        key, tkey = _pair_keys(C, (rec.user[train], rec.category[train]), (tu, tc))
         pk, n_p = _compact(key)
         cnt = np.bincount(pk, minlength=n_p)
         ukey = np.empty(n_p, dtype=np.int64)
         ukey[pk] = key
-        pu = ukey // C
+        pu = np.empty(n_p, dtype=np.int64)
+        pu[pk] = rec.user[train]
         width = int(cnt.max()) + 1 if n_p else 1
-        sorted_keys = np.sort(pu * width + cnt)
         nnz = np.bincount(pu, minlength=n_u)
         end = np.cumsum(nnz)
         # count of the true category of every test record (0 when unseen in training)
-        tu, tc = rec.user[test].astype(np.int64), rec.category[test]
-        tkey = tu * C + tc
         pos = np.searchsorted(ukey_sorted := np.sort(ukey), tkey)
         pos = np.minimum(pos, max(n_p - 1, 0))
         found = (ukey_sorted[pos] == tkey) if n_p else np.zeros(len(tkey), bool)
         cnt_by_sorted = cnt[np.argsort(ukey, kind="stable")]
         v = np.where(found, cnt_by_sorted[pos], 0)
-        right = np.searchsorted(sorted_keys, tu * width + v, side="right")
-        left = np.searchsorted(sorted_keys, tu * width + v, side="left")
+        keys, qkey = _pair_keys(width, (pu, cnt), (tu, v))
+        sorted_keys = np.sort(keys)
+        right = np.searchsorted(sorted_keys, qkey, side="right")
+        left = np.searchsorted(sorted_keys, qkey, side="left")
         greater = np.where(v > 0, end[tu] - right, nnz[tu])
         equal = np.where(v > 0, right - left, C - nnz[tu])
         ranks = _ranks(greater, equal - 1, gen)
@@ -798,7 +931,24 @@ def largest_step(success: pd.DataFrame, bins: int = 20) -> float:
     has non-increasing shares, whereas groups of similar users would show as a later range
     holding more than the one before it -- a step.  Returns the largest such increase
     (0 when the shares never increase).
+
+    Raises
+    ------
+    ValueError
+        ``success`` without ``level`` / ``success`` columns, empty, with NaN, levels < 1
+        or success rates outside ``[0, 1]``; ``bins < 2``.
     """
+    if not isinstance(success, pd.DataFrame):
+        raise TypeError(f"success: expected the DataFrame of success_rate, got {type(success).__name__}")
+    check_unique_columns(success, "success")
+    check_columns(success, ["level", "success"], "success")
+    check_nonempty(success, "success")
+    check_no_nan(success, "success", ["level", "success"])
+    bins = check_int(bins, "bins", minimum=2)
+    if (success["level"] < 1).any() or not success["success"].between(0, 1).all():
+        raise ValueError(f"success: expected levels >= 1 and success rates in [0, 1], got levels "
+                         f"{success['level'].min()}..{success['level'].max()} and rates "
+                         f"{success['success'].min()}..{success['success'].max()}")
     s = success.sort_values("level", kind="stable")
     lv, sr = s["level"].to_numpy(), s["success"].to_numpy()
     edges = np.linspace(0, lv.max(), bins + 1)
@@ -807,8 +957,8 @@ def largest_step(success: pd.DataFrame, bins: int = 20) -> float:
     return float(max(0.0, np.max(np.diff(share))))
 
 
-def information_table(observations: dict, n_obs: tuple, folds, rng, *, user="user",
-                      outliers="drop"):
+def information_table(observations: dict, n_obs: tuple, folds, *, rng, user="user",
+                      outliers="drop") -> pd.DataFrame | dict[str, pd.DataFrame]:
     """Table I of the source: HI and PI, exhaustive and first-order, per granularity.
 
     ``observations`` maps a granularity name to its long table; ``n_obs = (a, b)`` gives
@@ -816,11 +966,18 @@ def information_table(observations: dict, n_obs: tuple, folds, rng, *, user="use
     first-order rows at ``N_o = b`` (the source's 900 and 1,800).  Returns one row per
     (N_o, metric, model) and one column per granularity, plus the outlier fractions
     ``f_o`` of each PI in rows of their own.  With a tuple of ``outliers`` rules, a dict
-    ``{rule: table}`` (computed in one pass).
+    ``{rule: table}`` (computed in one pass).  ``rng`` (required, keyword-only; int seed or
+    Generator): one generator shared by all the PI fold draws, in the order of the rows.
     """
     gen = as_generator(rng)
-    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
-    a, b = n_obs
+    rules = _check_rules(outliers)
+    if not isinstance(observations, dict) or not observations:
+        raise ValueError(f"observations: expected a non-empty dict {{granularity: long table}}, "
+                         f"got {type(observations).__name__} {_fmt(observations)}")
+    if isinstance(n_obs, (str, bytes)) or not hasattr(n_obs, "__len__") or len(n_obs) != 2:
+        raise ValueError(f"n_obs: expected two database sizes (N_o of the exhaustive rows, larger N_o of the "
+                         f"first-order rows), got {_fmt(n_obs)}")
+    a, b = (check_int(x, "n_obs", minimum=1) for x in n_obs)
     rows = {r: [] for r in rules}
     plan = [(a, exhaustive()), (a, first_order()), (b, first_order())]
     for n, model in plan:
@@ -829,7 +986,7 @@ def information_table(observations: dict, n_obs: tuple, folds, rng, *, user="use
         for name, obs in observations.items():
             rec = encode(obs, model, user=user, n_obs=n)
             hi[name] = hypothetical_information(rec, user=user).bits
-            p = perceived_information(rec, None, folds, gen, user=user, outliers=rules)
+            p = perceived_information(rec, None, folds, rng=gen, user=user, outliers=rules)
             for r in rules:
                 pi[r][name] = p[r].bits
             fo[name] = p[rules[0]].outlier_fraction
@@ -840,18 +997,22 @@ def information_table(observations: dict, n_obs: tuple, folds, rng, *, user="use
     return out[outliers] if isinstance(outliers, str) else out
 
 
-def information_curve(obs, model, n_obs_grid, folds, rng, *, user="user", quantiles=(0.1, 0.9),
-                      outliers="drop"):
+def information_curve(obs, model, n_obs_grid, folds, *, rng, user="user", quantiles=(0.1, 0.9),
+                      outliers="drop") -> pd.DataFrame | dict[str, pd.DataFrame]:
     """HI and PI against ``N_o`` (Figure 2), with the spread across users.
 
     For each ``N_o`` in ``n_obs_grid`` the same users (those with at least the largest
     ``N_o``) are cut to their first ``N_o`` observations.  Columns: ``n_obs``, ``HI``,
     ``PI``, ``f_o`` and the per-user quantiles ``HI_q<..>``, ``PI_q<..>``.  With a tuple
-    of ``outliers`` rules, a dict ``{rule: curve}`` (computed in one pass).
+    of ``outliers`` rules, a dict ``{rule: curve}`` (computed in one pass).  ``rng``
+    (required, keyword-only; int seed or Generator): one generator for every fold draw.
     """
     gen = as_generator(rng)
-    rules = (outliers,) if isinstance(outliers, str) else tuple(outliers)
-    grid = [check_int(n, "n_obs_grid", minimum=1) for n in n_obs_grid]
+    rules = _check_rules(outliers)
+    grid = [check_int(n, "n_obs_grid", minimum=1) for n in np.atleast_1d(np.asarray(n_obs_grid, dtype=object)).tolist()]
+    if not grid:
+        raise ValueError("n_obs_grid: expected at least one N_o, got none")
+    quantiles = [check_probability(q, "quantiles") for q in np.atleast_1d(np.asarray(quantiles, dtype=object)).tolist()]
     full = encode(obs, model, user=user, n_obs=max(grid))
     starts = np.concatenate([[0], np.cumsum(full.counts)[:-1]])
     rank = np.arange(len(full.user)) - starts[full.user]
@@ -863,7 +1024,7 @@ def information_curve(obs, model, n_obs_grid, folds, rng, *, user="user", quanti
         rec = Records(full.user[keep], sym, cat, full.users, n_sym, n_cat,
                       np.full(full.n_users, n, dtype=np.int64), full.model, full.row[keep])
         hi = hypothetical_information(rec, user=user)
-        pis = perceived_information(rec, None, folds, gen, user=user, outliers=rules)
+        pis = perceived_information(rec, None, folds, rng=gen, user=user, outliers=rules)
         for r in rules:
             pi = pis[r]
             row = {"n_obs": n, "HI": hi.bits, "PI": pi.bits, "f_o": pi.outlier_fraction, "n_users": rec.n_users}
@@ -876,23 +1037,27 @@ def information_curve(obs, model, n_obs_grid, folds, rng, *, user="user", quanti
 
 
 # ---------------------------------------------------------------------------- protection
-def swap(obs, characteristics, rng, *, user="user") -> pd.DataFrame:
+def swap(obs, characteristics, *, rng, user="user") -> pd.DataFrame:
     """Data swapping within users (Section VI, after Reiss [9]).
 
     For each characteristic ``c`` independently, the values ``o(c)`` are permuted at
     random among the observations of the same user.  Every user's (hence the global)
     first-order histogram of ``(c, o(c))`` is unchanged, while the correlations between
     characteristics within observations are broken.  Rows stay in place (same index,
-    same user); only characteristic values move.
+    same user); only characteristic values move.  ``rng`` (required, keyword-only; int
+    seed or Generator) draws the permutations.
     """
     gen = as_generator(rng)
     if not isinstance(obs, pd.DataFrame):
         raise TypeError(f"obs: expected a pandas DataFrame (long table), got {type(obs).__name__}")
     check_nonempty(obs, "obs")
+    check_unique_columns(obs, "obs")
     check_columns(obs, [user], "user")
     characteristics = check_columns(obs, characteristics, "characteristics")
     if user in characteristics:
         raise ValueError(f"characteristics: the user column {user!r} cannot be swapped")
+    if len(set(characteristics)) < len(characteristics):
+        raise ValueError(f"characteristics: duplicated name(s) in {characteristics}")
     check_no_nan(obs, "obs", [user, *characteristics])
     ucode, _ = pd.factorize(obs[user], sort=True)
     counts = np.bincount(ucode)
@@ -905,7 +1070,7 @@ def swap(obs, characteristics, rng, *, user="user") -> pd.DataFrame:
         return out
     base = np.argsort(ucode, kind="stable")
     for c in characteristics:  # loop over characteristics, not records
-        perm = np.argsort(ucode + gen.random(len(ucode)), kind="stable")
+        perm = _shuffle_within(ucode, gen)
         col = obs[c].to_numpy()
         new = col.copy()
         new[base] = col[perm]
@@ -914,6 +1079,16 @@ def swap(obs, characteristics, rng, *, user="user") -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- ratings
+def _check_ratings(values: np.ndarray, name: str) -> None:
+    """Ratings within :data:`RATING_RANGE` (a value outside was once clipped silently)."""
+    lo, hi = RATING_RANGE
+    bad = (values < lo) | (values > hi)
+    if bad.any():
+        shown = sorted(set(values[bad].tolist()))[:5]
+        raise ValueError(f"{name}: expected ratings in [{lo:g}, {hi:g}] (half stars from 0.5 to 5), got "
+                         f"{int(bad.sum())} value(s) outside, e.g. {shown}; rescale or drop them first")
+
+
 def _grade(rating: np.ndarray, granularity: str) -> np.ndarray:
     if granularity == "no-grade":
         return np.ones(len(rating), dtype=np.int8)
@@ -932,26 +1107,53 @@ def rating_observations(ratings, granularity, *, categories=None, user="user", g
 
     * ``"no-grade"``: 1 for every category of the movie (profiles depend only on types);
     * ``"like-dislike"``: 2 (like) when ``rating >= 4``, else 1 (dislike);
-    * ``"5-star"``: ``floor(rating)`` clipped to 1..5, so half stars are rounded down
-      (0.5 -> 1, 3.5 -> 3, 4.5 -> 4) and "star >= 4" is exactly "like".
+    * ``"5-star"``: ``floor(rating)`` with 0.5 raised to 1, so half stars are rounded
+      down (0.5 -> 1, 3.5 -> 3, 4.5 -> 4) and "star >= 4" is exactly "like".
 
     Rows keep the order of ``ratings`` (sort by time first to cut "the first N_o").
+
+    Raises
+    ------
+    ValueError
+        A rating outside ``[0.5, 5]`` (:data:`RATING_RANGE`), NaN values, an empty table,
+        duplicated or missing columns, an empty ``genres`` string (a movie with no
+        category), unknown genres when ``categories`` is given.
+    TypeError
+        Non-numeric ratings or non-string genres.
     """
     if not isinstance(ratings, pd.DataFrame):
         raise TypeError(f"ratings: expected a pandas DataFrame, got {type(ratings).__name__}")
     check_in(granularity, "granularity", GRANULARITIES)
+    check_unique_columns(ratings, "ratings")
     check_columns(ratings, [user, genres, rating], "ratings")
+    check_nonempty(ratings, "ratings")
     check_no_nan(ratings, "ratings", [user, genres, rating])
+    rv = ratings[rating]
+    if not (pd.api.types.is_numeric_dtype(rv) and not pd.api.types.is_bool_dtype(rv)):
+        raise TypeError(f"rating: expected numeric ratings in column {rating!r}, got dtype {rv.dtype}")
+    _check_ratings(rv.to_numpy(), "rating")  # native dtype: no float copy held
     gcode, gvals = pd.factorize(ratings[genres])
+    nonstr = [g for g in gvals if not isinstance(g, str)]  # loop over distinct strings, not records
+    if nonstr:
+        raise TypeError(f"genres: expected {sep!r}-separated strings in column {genres!r}, got e.g. "
+                        f"{type(nonstr[0]).__name__} {_fmt(nonstr[0])}")
     dummies = pd.Series(gvals, dtype=object).str.get_dummies(sep=sep)  # one row per distinct string
     if categories is None:
         categories = list(dummies.columns)
     else:
         categories = list(categories)
+        if len(set(categories)) < len(categories):
+            raise ValueError(f"categories: duplicated name(s) {sorted({c for c in categories if categories.count(c) > 1})}")
         unknown = sorted(set(dummies.columns) - set(categories))
         if unknown:
             raise ValueError(f"ratings: genre(s) {unknown} are not among the categories {categories}")
         dummies = dummies.reindex(columns=categories, fill_value=0)
+    if user in categories:
+        raise ValueError(f"categories: a category is named like the user column {user!r}; pass another user= name")
+    none = np.flatnonzero(dummies.to_numpy().sum(axis=1) == 0)  # per distinct string
+    if len(none):
+        raise ValueError(f"genres: {_fmt(gvals[none[0]])} names no category (rows "
+                         f"{int(np.isin(gcode, none).sum())}); drop those ratings or give them a category")
     ind = dummies.to_numpy(dtype=np.int8)[gcode]
     grade = _grade(ratings[rating].to_numpy(dtype=float), granularity)
     out = pd.DataFrame(ind * grade[:, None], columns=categories, index=ratings.index)

@@ -39,7 +39,7 @@ def test_hi_extremes():
 
 def test_pi_separable_users_is_log2_nu():
     obs = table({1: "aaaaaa", 2: "bbbbbb", 3: "cccccc", 4: "dddddd"})
-    pi = R.perceived_information(obs, R.exhaustive(), 3, 0)
+    pi = R.perceived_information(obs, R.exhaustive(), 3, rng=0)
     assert pi.bits == pytest.approx(2.0)
     assert pi.outlier_fraction == 0.0
     assert len(pi.per_fold) == 3
@@ -48,10 +48,10 @@ def test_pi_separable_users_is_log2_nu():
 def test_pi_outliers_drop_and_floor():
     # u1: a b -> with 2 folds, each test observation is unseen in training: all outliers
     obs = table({1: "ab", 2: "cd"})
-    pi = R.perceived_information(obs, R.exhaustive(), 2, 0)
+    pi = R.perceived_information(obs, R.exhaustive(), 2, rng=0)
     assert pi.outlier_fraction == 1.0
     assert np.isnan(pi.bits)
-    fl = R.perceived_information(obs, R.exhaustive(), 2, 0, outliers="floor", floor=0.25)
+    fl = R.perceived_information(obs, R.exhaustive(), 2, rng=0, outliers="floor", floor=0.25)
     assert fl.bits == pytest.approx(1 + np.log2(0.25))  # H[U] + log2(floor)
 
 
@@ -150,7 +150,7 @@ def test_hi_pi_match_brute_force(model):
     assert R.hypothetical_information(rec).bits == pytest.approx(brute_hi(rec), abs=1e-10)
     fold = R._folds(rec, 4, 11)
     assert np.bincount(fold).tolist() == [30, 30, 30, 30]
-    pi = R.perceived_information(rec, None, 4, 11)
+    pi = R.perceived_information(rec, None, 4, rng=11)
     assert pi.bits == pytest.approx(brute_pi(rec, fold, 4), abs=1e-10)
 
 
@@ -160,7 +160,7 @@ def test_hi_at_least_pi_on_simulated_population():
     obs = R.rating_observations(pop.ratings, "5-star")
     for model, n in ((R.first_order(), 400), (R.exhaustive(), 200)):
         hi = R.hypothetical_information(obs, model, n_obs=n)
-        pi = R.perceived_information(obs, model, 5, 1, n_obs=n)
+        pi = R.perceived_information(obs, model, 5, rng=1, n_obs=n)
         assert hi.bits >= pi.bits
         assert 0 <= pi.outlier_fraction < 1
 
@@ -177,11 +177,11 @@ def test_leakages_needed_source_arithmetic():
 # ------------------------------------------------------------------ attacks and utility
 def test_success_rate_separable_and_indistinguishable():
     sep = table({u: [chr(97 + u)] * 10 for u in range(5)})
-    sr = R.success_rate(sep, R.exhaustive(), 1, [1, 5], 0, folds=5)
+    sr = R.success_rate(sep, R.exhaustive(), 1, [1, 5], rng=0, folds=5)
     assert sr["success"].tolist() == [1.0, 1.0]
     assert sr["random"].tolist() == [0.2, 1.0]
     same = table({u: ["a"] * 10 for u in range(40)})
-    sr = R.success_rate(same, R.exhaustive(), 2, [1, 10, 20, 40], 0, folds=5)
+    sr = R.success_rate(same, R.exhaustive(), 2, [1, 10, 20, 40], rng=0, folds=5)
     # all candidates tie exactly: uniform rank, success ~ l / n_u
     assert np.allclose(sr["success"], sr["random"], atol=0.06)
     assert sr["success"].iloc[-1] == 1.0
@@ -192,15 +192,15 @@ def test_success_rate_grows_with_leakages():
     probs = gen.dirichlet(np.ones(8) * 0.5, size=30)
     sym = np.concatenate([gen.choice(8, 60, p=p) for p in probs])
     obs = pd.DataFrame({"user": np.repeat(np.arange(30), 60), "x": sym})
-    s1 = R.success_rate(obs, R.exhaustive(), 1, [1, 3], 1, folds=5)["success"]
-    s5 = R.success_rate(obs, R.exhaustive(), 8, [1, 3], 1, folds=5)["success"]
+    s1 = R.success_rate(obs, R.exhaustive(), 1, [1, 3], rng=1, folds=5)["success"]
+    s5 = R.success_rate(obs, R.exhaustive(), 8, [1, 3], rng=1, folds=5)["success"]
     assert (s5.to_numpy() > s1.to_numpy()).all()
 
 
 def test_category_prediction_and_density():
     # user 1 watches A only, user 2 B only: the category is always predicted at level 1
     obs = pd.DataFrame({"user": [1] * 6 + [2] * 6, "A": [3] * 6 + [0] * 6, "B": [0] * 6 + [2] * 6})
-    cp = R.category_prediction(obs, R.first_order(), [1, 2], 0, folds=3)
+    cp = R.category_prediction(obs, R.first_order(), [1, 2], rng=0, folds=3)
     assert cp["success"].tolist() == [1.0, 1.0]
     assert cp["random"].tolist() == [0.5, 1.0]
     dens = R.category_density(wide(), R.exhaustive())
@@ -216,7 +216,7 @@ def test_swap_keeps_first_order_histograms_and_hi():
     a = gen.integers(1, 4, n)
     obs = pd.DataFrame({"user": np.repeat(np.arange(8), 50), "A": a, "B": np.where(a > 1, a, 1),
                         "C": gen.integers(1, 3, n)})
-    sw = R.swap(obs, ["A", "B", "C"], 7)
+    sw = R.swap(obs, ["A", "B", "C"], rng=7)
     assert sw["user"].equals(obs["user"]) and sw.index.equals(obs.index)
     for c in "ABC":
         assert (obs.groupby("user")[c].value_counts().sort_index()
@@ -231,7 +231,7 @@ def test_swap_keeps_first_order_histograms_and_hi():
 
 def test_swap_seeded():
     obs = wide()
-    assert R.swap(obs, ["A", "B"], 3).equals(R.swap(obs, ["A", "B"], 3))
+    assert R.swap(obs, ["A", "B"], rng=3).equals(R.swap(obs, ["A", "B"], rng=3))
 
 
 # ------------------------------------------------------------------ ratings reduction
@@ -258,9 +258,9 @@ def test_bad_input_fewer_than_two_users():
 def test_bad_input_folds():
     obs = table({1: "aab", 2: "abb"})
     with pytest.raises(ValueError, match="folds: expected an integer >= 2, got 1"):
-        R.perceived_information(obs, R.exhaustive(), 1, 0)
+        R.perceived_information(obs, R.exhaustive(), 1, rng=0)
     with pytest.raises(ValueError, match="folds: expected at most N_o = 3"):
-        R.perceived_information(obs, R.exhaustive(), 4, 0)
+        R.perceived_information(obs, R.exhaustive(), 4, rng=0)
 
 
 def test_bad_input_unequal_n_obs():
@@ -268,7 +268,7 @@ def test_bad_input_unequal_n_obs():
     with pytest.raises(ValueError, match="unequal numbers of exhaustive observations per user .* pass n_obs="):
         R.hypothetical_information(obs, R.exhaustive())
     with pytest.raises(ValueError, match="unequal"):
-        R.perceived_information(obs, R.exhaustive(), 2, 0)
+        R.perceived_information(obs, R.exhaustive(), 2, rng=0)
     assert R.hypothetical_information(obs, R.exhaustive(), n_obs=3).n_obs == 3
 
 
@@ -278,17 +278,17 @@ def test_bad_input_missing_values():
     with pytest.raises(ValueError, match=r"missing values \(NaN\) in column\(s\) \['A'\]"):
         R.hypothetical_information(obs, R.first_order())
     with pytest.raises(ValueError, match="missing values"):
-        R.swap(obs, ["A"], 0)
+        R.swap(obs, ["A"], rng=0)
 
 
 def test_bad_input_leakages():
     obs = table({u: "ab" * 10 for u in range(3)})
     with pytest.raises(ValueError, match="leakages: expected an integer >= 1, got 0"):
-        R.success_rate(obs, R.exhaustive(), 0, [1], 0, folds=5)
+        R.success_rate(obs, R.exhaustive(), 0, [1], rng=0, folds=5)
     with pytest.raises(ValueError, match="leakages: expected at most 4"):
-        R.success_rate(obs, R.exhaustive(), 5, [1], 0, folds=5)
+        R.success_rate(obs, R.exhaustive(), 5, [1], rng=0, folds=5)
     with pytest.raises(ValueError, match="levels: expected an integer >= 1, got 0"):
-        R.success_rate(obs, R.exhaustive(), 1, [0], 0, folds=5)
+        R.success_rate(obs, R.exhaustive(), 1, [0], rng=0, folds=5)
 
 
 def test_bad_input_other():
@@ -298,7 +298,7 @@ def test_bad_input_other():
     with pytest.raises(ValueError, match="kind: expected one of"):
         R.Model("second-order")
     with pytest.raises(ValueError, match="outliers: expected one of"):
-        R.perceived_information(obs, R.exhaustive(), 2, 0, outliers="ignore")
+        R.perceived_information(obs, R.exhaustive(), 2, rng=0, outliers="ignore")
     with pytest.raises(ValueError, match="characteristics: unknown column"):
         R.hypothetical_information(obs, R.exhaustive(), characteristics=["y"])
     with pytest.raises(ValueError, match="user: unknown column"):
@@ -311,7 +311,7 @@ def test_bad_input_other():
         R.rating_observations(pd.DataFrame({"user": [1], "genres": ["A|B"], "rating": [3.0]}), "5-star",
                               categories=["A"])
     with pytest.raises(TypeError, match="rng: expected an int seed"):
-        R.swap(obs, ["x"], None)
+        R.swap(obs, ["x"], rng=None)
 
 
 def test_category_prediction_matches_expected_ranks():
@@ -332,13 +332,13 @@ def test_category_prediction_matches_expected_ranks():
             t = (H[u] == H[u, c]).sum() - 1
             expected += np.clip((levels - g) / (t + 1), 0, 1)
     expected /= len(rec.user)
-    got = R.category_prediction(obs, model, levels, 21, folds=4)["success"].to_numpy()
+    got = R.category_prediction(obs, model, levels, rng=21, folds=4)["success"].to_numpy()
     assert np.allclose(got, expected, atol=0.04)
 
 
 def test_protect_trains_on_protected_rows_only():
     sep = table({u: [chr(97 + u)] * 10 for u in range(4)})
-    same = R.perceived_information(sep, R.exhaustive(), 5, 0, protect=lambda d: d)
+    same = R.perceived_information(sep, R.exhaustive(), 5, rng=0, protect=lambda d: d)
     assert same.bits == pytest.approx(2.0) and same.outlier_fraction == 0.0
     # two perfectly correlated characteristics; swapping breaks the pairs the model sees
     gen = np.random.default_rng(2)
@@ -348,28 +348,28 @@ def test_protect_trains_on_protected_rows_only():
 
     def protect(d):
         seen.append(len(d))
-        return R.swap(d, ["A", "B"], len(seen))
+        return R.swap(d, ["A", "B"], rng=len(seen))
 
-    real = R.perceived_information(obs, R.exhaustive(), 5, 0, protect=lambda d: d)
-    prot = R.perceived_information(obs, R.exhaustive(), 5, 0, protect=protect)
+    real = R.perceived_information(obs, R.exhaustive(), 5, rng=0, protect=lambda d: d)
+    prot = R.perceived_information(obs, R.exhaustive(), 5, rng=0, protect=protect)
     assert seen == [480] * 5  # applied to the 4/5 training rows of each fold
     assert prot.outlier_fraction > real.outlier_fraction
     # first-order histograms survive swapping: same utility up to random tie-breaking
-    fo_real = R.category_prediction(obs, R.first_order(), [1], 0, protect=lambda d: d)["success"].iloc[0]
-    fo_prot = R.category_prediction(obs, R.first_order(), [1], 0, protect=protect)["success"].iloc[0]
+    fo_real = R.category_prediction(obs, R.first_order(), [1], rng=0, protect=lambda d: d)["success"].iloc[0]
+    fo_prot = R.category_prediction(obs, R.first_order(), [1], rng=0, protect=protect)["success"].iloc[0]
     assert fo_real == pytest.approx(0.5, abs=0.06) and fo_prot == pytest.approx(0.5, abs=0.06)
     with pytest.raises(ValueError, match="protect: expected a DataFrame with the same rows"):
-        R.perceived_information(obs, R.exhaustive(), 5, 0, protect=lambda d: d.iloc[:10])
+        R.perceived_information(obs, R.exhaustive(), 5, rng=0, protect=lambda d: d.iloc[:10])
     with pytest.raises(TypeError, match="protect: expected a function"):
-        R.perceived_information(obs, R.exhaustive(), 5, 0, protect=obs)
+        R.perceived_information(obs, R.exhaustive(), 5, rng=0, protect=obs)
     with pytest.raises(ValueError, match="n_obs: cut obs before protecting"):
-        R.perceived_information(obs, R.exhaustive(), 5, 0, protect=protect, n_obs=50)
+        R.perceived_information(obs, R.exhaustive(), 5, rng=0, protect=protect, n_obs=50)
 
 
 def test_swap_fast_path_equal_counts_keeps_histograms():
     gen = np.random.default_rng(4)
     obs = pd.DataFrame({"user": np.repeat([3, 5, 9], 20), "A": gen.integers(0, 4, 60), "B": gen.integers(0, 4, 60)})
-    sw = R.swap(obs, ["A", "B"], 0)
+    sw = R.swap(obs, ["A", "B"], rng=0)
     for c in "AB":
         for u in (3, 5, 9):
             assert sorted(sw.loc[sw.user == u, c]) == sorted(obs.loc[obs.user == u, c])
@@ -379,12 +379,12 @@ def test_swap_fast_path_equal_counts_keeps_histograms():
 def test_pi_both_rules_in_one_pass():
     gen = np.random.default_rng(5)
     obs = pd.DataFrame({"user": np.repeat(np.arange(8), 30), "A": gen.integers(0, 4, 240), "B": gen.integers(0, 3, 240)})
-    both = R.perceived_information(obs, R.exhaustive(), 5, 9, outliers=("drop", "floor"))
+    both = R.perceived_information(obs, R.exhaustive(), 5, rng=9, outliers=("drop", "floor"))
     for rule in ("drop", "floor"):
-        one = R.perceived_information(obs, R.exhaustive(), 5, 9, outliers=rule)
+        one = R.perceived_information(obs, R.exhaustive(), 5, rng=9, outliers=rule)
         assert both[rule].bits == pytest.approx(one.bits, abs=1e-12)
         assert both[rule].outlier_rule == rule
-    tab = R.information_table({"g": obs}, (20, 30), 5, 1, outliers=("drop", "floor"))
+    tab = R.information_table({"g": obs}, (20, 30), 5, rng=1, outliers=("drop", "floor"))
     assert set(tab) == {"drop", "floor"}
     assert tab["drop"].xs("HI (exh.)", level="metric").equals(tab["floor"].xs("HI (exh.)", level="metric"))
 
@@ -399,7 +399,7 @@ def test_blocked_encoding_and_folds_match_one_block(monkeypatch):
     obs.loc[obs.index[::7], "Drama"] = 0          # rows with other category patterns
     one = R.encode(obs, R.first_order(), n_obs=100)
     f_one = R._folds(one, 10, 5)
-    pi_one = R.perceived_information(one, None, 10, 5, outliers=("drop", "floor"))
+    pi_one = R.perceived_information(one, None, 10, rng=5, outliers=("drop", "floor"))
     monkeypatch.setattr(R, "_BLOCK_ROWS", 37)
     many = R.encode(obs, R.first_order(), n_obs=100)
     for name in ("user", "symbol", "category", "row", "counts", "users"):
@@ -407,7 +407,7 @@ def test_blocked_encoding_and_folds_match_one_block(monkeypatch):
     assert (one.n_symbols, one.n_categories) == (many.n_symbols, many.n_categories)
     assert one.user.dtype == np.int32 and one.symbol.dtype == np.int32
     assert np.array_equal(f_one, R._folds(many, 10, 5))
-    pi_many = R.perceived_information(many, None, 10, 5, outliers=("drop", "floor"))
+    pi_many = R.perceived_information(many, None, 10, rng=5, outliers=("drop", "floor"))
     for r in ("drop", "floor"):
         assert pi_many[r].bits == pi_one[r].bits
     assert R.hypothetical_information(many).bits == R.hypothetical_information(one).bits

@@ -66,10 +66,10 @@ def test_pipeline_information_is_positive(pop):
 
 def test_bad_input():
     with pytest.raises(ValueError, match="n_users: expected an integer >= 2, got 1"):
-        simulate_ratings(1, 10)
+        simulate_ratings(1, 10, rng=0)
     with pytest.raises(ValueError, match="n_combinations: expected at most"):
-        simulate_ratings(5, 10, categories=("A", "B", "C"), n_combinations=10, n_movies=20)
+        simulate_ratings(5, 10, categories=("A", "B", "C"), n_combinations=10, n_movies=20, rng=0)
     with pytest.raises(ValueError, match="n_movies: expected an integer >= 1211"):
-        simulate_ratings(5, 10, n_movies=100)
+        simulate_ratings(5, 10, n_movies=100, rng=0)
     with pytest.raises(TypeError, match="rng"):
         simulate_ratings(5, 10, rng="seed")

@@ -40,7 +40,14 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_int, check_positive
+from .._validation import (
+    _fmt,
+    as_generator,
+    check_distribution,
+    check_finite,
+    check_int,
+    check_positive,
+)
 
 __all__ = ["NETFLIX_CATEGORIES", "RatingsPopulation", "simulate_ratings"]
 
@@ -94,7 +101,7 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
                      n_movies: int = 17_770, categories=NETFLIX_CATEGORIES, size_probs=(0.12, 0.38, 0.34, 0.12, 0.04),
                      zipf: float = 1.1, size_penalty: float = 0.0, beta: float = 0.8, sd_beta: float = 0.3, mean_grade: float = 3.6,
                      sd_bias: float = 0.45, sd_quality: float = 0.5, gamma: float = 0.6, noise: float = 0.8,
-                     rng=2019) -> RatingsPopulation:
+                     rng) -> RatingsPopulation:
     """Simulate a Netflix-like population (see the module docstring for the model).
 
     Parameters
@@ -102,30 +109,65 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
     n_users, n_ratings : the source's 13,141 users with 1,000 movies each (Section IV).
     n_combinations : distinct category combinations (the source ends with 1,211).
     n_movies : catalogue size (the Netflix Prize has 17,770 movies).
-    categories : the category names (default: the source's 27).
-    rng : int seed or numpy Generator.
+    categories : the category names (default: the source's 27): distinct non-empty strings
+        without ``|`` (the separator of ``genres``).
+    size_probs : probabilities of combinations of 1, 2, ... categories (must sum to 1).
+    zipf, beta, gamma, noise : positive finite numbers.
+    size_penalty, mean_grade : finite numbers.
+    sd_beta, sd_bias, sd_quality : finite numbers >= 0.
+    rng : int seed or numpy Generator (required, keyword-only).
 
     Returns
     -------
     RatingsPopulation whose ``ratings`` has columns ``user, movie, genres, rating, order``
     (``genres`` ``|``-separated, ``rating`` integer 1..5), ``n_users * n_ratings`` rows
     in (user, viewing order).
+
+    Raises
+    ------
+    ValueError
+        Counts out of range, NaN / infinite / negative parameters, ``size_probs`` not a
+        probability vector (or giving sizes larger than the number of categories), more
+        combinations than the categories and sizes allow, duplicated or malformed
+        category names.
     """
     gen = as_generator(rng)
     n_users = check_int(n_users, "n_users", minimum=2)
     n_ratings = check_int(n_ratings, "n_ratings", minimum=1)
+    if isinstance(categories, str):
+        raise TypeError(f"categories: expected a sequence of category names, got the string {_fmt(categories)}")
     categories = tuple(categories)
     n_cat = len(categories)
+    if n_cat == 0:
+        raise ValueError("categories: expected at least one category, got none")
+    bad = [c for c in categories if not isinstance(c, str) or not c or "|" in c]
+    if bad:
+        raise ValueError(f"categories: expected non-empty strings without '|', got {_fmt(bad[0])}")
+    if len(set(categories)) < n_cat:
+        dup = sorted({c for c in categories if categories.count(c) > 1})
+        raise ValueError(f"categories: duplicated name(s) {dup}")
     n_comb = check_int(n_combinations, "n_combinations", minimum=1)
     n_movies = check_int(n_movies, "n_movies", minimum=n_comb)
     for name, v in (("zipf", zipf), ("beta", beta), ("gamma", gamma), ("noise", noise)):
         check_positive(v, name)
-    size_probs = np.asarray(size_probs, dtype=float)
+    for name, v in (("sd_beta", sd_beta), ("sd_bias", sd_bias), ("sd_quality", sd_quality)):
+        check_positive(v, name, allow_zero=True)
+    for name, v in (("size_penalty", size_penalty), ("mean_grade", mean_grade)):
+        check_finite(v, name)
+    size_probs = check_distribution(size_probs, "size_probs", atol=1e-6)
+    if size_probs.ndim != 1:
+        raise ValueError(f"size_probs: expected a 1-d probability vector, got shape {size_probs.shape}")
     size_probs = size_probs / size_probs.sum()
+    # combinations reachable with the sizes of positive probability (a size of probability 0
+    # contributes none: counting it would let the rejection loop below run forever)
     max_comb = sum(int(np.prod(range(n_cat - s + 1, n_cat + 1)) // np.prod(range(1, s + 1)))
-                   for s in range(1, len(size_probs) + 1))
+                   for s in range(1, min(len(size_probs), n_cat) + 1) if size_probs[s - 1] > 0)
     if n_comb > max_comb:
-        raise ValueError(f"n_combinations: expected at most {max_comb} for {n_cat} categories, got {n_comb}")
+        raise ValueError(f"n_combinations: expected at most {max_comb} for {n_cat} categories and the sizes "
+                         f"of positive probability in size_probs, got {n_comb}")
+    if len(size_probs) > n_cat and size_probs[n_cat:].sum() > 0:
+        raise ValueError(f"size_probs: gives combinations of more than the {n_cat} categories "
+                         f"(sizes up to {len(size_probs)} have a positive probability)")
 
     rank = {c: i + 1 for i, c in enumerate(_POPULARITY_ORDER)}
     w = np.array([1.0 / rank.get(c, n_cat) for c in categories])
