@@ -246,6 +246,12 @@ class Claim:
         return f"agrees in {st.count('agrees')} of {len(st)} seeds" if st else ""
 
 
+def _check_where(where, claim) -> None:
+    if not isinstance(where, str) or not where.strip():
+        raise ValueError(f"where: say where claim {claim!r} stands in the source (\"Table 3\", \"Figure 5(a)\", "
+                         f"\"Section 4.2\", \"slide 'Noise Factor Distribution'\"), got {_fmt(where)}")
+
+
 @dataclass
 class Scorecard:
     """The ordered, typed claims inventory of one chapter.
@@ -299,6 +305,7 @@ class Scorecard:
             kind = _LEGACY
         else:
             check_in(kind, "kind", CLAIM_KINDS)
+            _check_where(where, claim)
         check_in(compare, "compare", COMPARISONS)
         if isinstance(tolerance, str):
             check_in(tolerance, "tolerance", ("printed",))
@@ -327,6 +334,7 @@ class Scorecard:
         the largest absolute error.
         """
         check_in(kind, "kind", CLAIM_KINDS)
+        _check_where(where, claim)
         src = np.asarray(source, dtype=object)
         mine = np.asarray(ours, dtype=float)
         if src.shape != mine.shape or src.size == 0:
@@ -354,6 +362,7 @@ class Scorecard:
     def not_reproduced(self, claim: str, where: str, *, reason: str, source="", kind: str = "reproduction") -> Claim:
         """Record a claim of the source that cannot be checked here, with the reason."""
         check_in(kind, "kind", CLAIM_KINDS)
+        _check_where(where, claim)
         if not isinstance(reason, str) or not reason.strip():
             raise ValueError(f"reason: a claim that is not reproduced needs its reason, got {_fmt(reason)}")
         row = Claim(claim, source, None, 0.0, "abs", kind, where, "", reason.strip())

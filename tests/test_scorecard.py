@@ -52,25 +52,25 @@ def test_half_unit_refuses_what_is_not_a_printed_number(bad, exc):
 
 def test_printed_tolerance_is_half_a_unit():
     card = Scorecard("demo")
-    assert card.add("BA", "85.3", 85.349, "printed", kind="reproduction").status == "agrees"
-    assert card.add("BA", "85.3", 85.351, "printed", kind="reproduction").status == "differs"
+    assert card.add("BA", "85.3", 85.349, "printed", kind="reproduction", where="T1").status == "agrees"
+    assert card.add("BA", "85.3", 85.351, "printed", kind="reproduction", where="T1").status == "differs"
     with pytest.raises(TypeError, match="source"):
-        card.add("BA", 85.3, 85.3, "printed", kind="reproduction")
+        card.add("BA", 85.3, 85.3, "printed", kind="reproduction", where="T1")
     with pytest.raises(ValueError, match="tolerance"):
-        card.add("BA", "85.3", 85.3, "half", kind="reproduction")
+        card.add("BA", "85.3", 85.3, "half", kind="reproduction", where="T1")
 
 
 def test_every_new_row_needs_a_known_kind():
     card = Scorecard("demo")
     with pytest.raises(ValueError, match="kind"):
-        card.add("x", 1.0, 1.0, kind="agreement")
+        card.add("x", 1.0, 1.0, kind="agreement", where="T1")
     assert set(CLAIM_KINDS) >= {"reproduction", "source arithmetic", "self-check", "hypothesis"}
 
 
 def test_a_missing_value_must_be_declared_not_reproduced_with_a_reason():
     card = Scorecard("demo")
     with pytest.raises(ValueError, match="not_reproduced"):
-        card.add("x", 1.0, float("nan"), kind="reproduction")
+        card.add("x", 1.0, float("nan"), kind="reproduction", where="T1")
     with pytest.raises(ValueError, match="reason"):
         card.not_reproduced("x", "Table 1", reason="  ")
     row = card.not_reproduced("Census figure", "Figure 6", reason="confidential data")
@@ -88,7 +88,7 @@ def test_a_missing_value_must_be_declared_not_reproduced_with_a_reason():
 def test_a_value_over_seeds_is_fragile_when_its_status_flips(values, expected, note):
     card = Scorecard("demo")
     compare = "holds" if isinstance(values[0], bool) else "abs"
-    row = card.add("x", 0.3, Seeds(values), 0.05, compare, kind="reproduction")
+    row = card.add("x", 0.3, Seeds(values), 0.05, compare, kind="reproduction", where="T1")
     assert row.status == expected
     assert card.to_frame().loc[0, "note"].startswith(note)
 
@@ -105,22 +105,22 @@ def test_a_table_is_one_claim_with_its_largest_error():
     assert row.status == "agrees" and row.cells[0] == 4 and row.cells[1] == pytest.approx(4e-4)
     row = card.add_table("Table 3", src, [[0.5, 0.25], [0.126, 1.0]], where="Table 3")
     assert row.status == "differs" and row.cells[2] == 1   # 0.126 is outside ±0.0005 of 0.125
-    row = card.add_table("Table 4", [[1, 2]], [[1.2, 2.0]], 0.25)
+    row = card.add_table("Table 4", [[1, 2]], [[1.2, 2.0]], 0.25, where="Table 4")
     assert row.status == "agrees"
     frame = card.to_frame()
     assert len(frame) == 3 and frame.loc[1, "note"].startswith("4 cells, 1 outside tolerance")
     with pytest.raises(ValueError, match="shape"):
-        card.add_table("bad", src, [[0.5, 0.25]])
+        card.add_table("bad", src, [[0.5, 0.25]], where="T")
     with pytest.raises(ValueError, match="NaN"):
-        card.add_table("bad", src, [[0.5, 0.25], [np.nan, 1.0]])
+        card.add_table("bad", src, [[0.5, 0.25], [np.nan, 1.0]], where="T")
 
 
 def test_counts_headline_save_and_load(tmp_path):
     card = Scorecard("demo")
     card.add("D[P1,Q]", "0.375", 0.375, "printed", kind="reproduction", where="Sec. 4")
-    card.add("D[P1,Q] hierarchical", "0.5", 0.4444, "printed", kind="reproduction", note="see text")
-    card.add("D in [0, 1]", True, True, compare="holds", kind="self-check")
-    card.add("Q uniform over 6 diseases gives 0.5", "0.5", 0.5, "printed", kind="hypothesis")
+    card.add("D[P1,Q] hierarchical", "0.5", 0.4444, "printed", kind="reproduction", where="T2", note="see text")
+    card.add("D in [0, 1]", True, True, compare="holds", kind="self-check", where="T1")
+    card.add("Q uniform over 6 diseases gives 0.5", "0.5", 0.5, "printed", kind="hypothesis", where="T1")
     card.not_reproduced("Figure 6", "Figure 6", reason="data not public")
     counts = card.counts()
     assert counts["reproduction"] == {"claims": 3, "agrees": 1, "differs": 1, "fragile": 0, "not reproduced": 1}
@@ -147,5 +147,22 @@ def test_first_generation_rows_load_as_untyped(tmp_path):
 def test_add_validates_immediately():
     card = Scorecard("demo")
     with pytest.raises(TypeError):
-        card.add("claim", "holds", 0.3, compare="holds", kind="reproduction")
+        card.add("claim", "holds", 0.3, compare="holds", kind="reproduction", where="T1")
     assert card.claims == []
+
+
+# ---------------------------------------------------------------- the book's saved scorecards
+from conftest import ROOT  # noqa: E402
+
+SAVED = sorted((ROOT / "book" / "scorecards").glob("*.csv"))
+
+
+@pytest.mark.parametrize("path", SAVED, ids=[p.stem for p in SAVED])
+def test_every_saved_row_has_a_kind_a_place_and_a_reason_when_not_reproduced(path):
+    frame = pd.read_csv(path, keep_default_na=False)
+    assert set(frame["kind"]) <= set(CLAIM_KINDS), f"untyped or unknown kinds: {set(frame['kind']) - set(CLAIM_KINDS)}"
+    assert (frame["where"].str.strip() != "").all(), "a row does not say where the claim stands in the source"
+    missing = frame[(frame["status"] == "not reproduced") & (frame["reason"].str.strip() == "")]
+    assert missing.empty, f"not reproduced without a reason: {missing['claim'].tolist()}"
+    assert (frame["status"] != "not computed").all()
+    assert (frame["kind"] == "reproduction").any()
