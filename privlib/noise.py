@@ -11,8 +11,9 @@ Implements the "Noise Infusion" half of Abowd & Vilhuber (2011) {cite}`abowd2011
   Workforce Indicator System").
 * :func:`distort` and :func:`aggregate` -- the formulas of slide "Multiplicative Noise
   Infusion": counts B* = delta B; ratios Z_W2* = delta W2 / E; changes
-  JF* = JF x Ebar*/Ebar; each fuzzed item -- JF included -- weighted before aggregation
-  (slide "Weighting");
+  JF* = JF x Ebar*/Ebar (and JC*, JD* by the same rule); change ratios
+  Z_DWA* = (dWA / A) x (A* / A) (and Z_dWS*); each fuzzed item -- the changes included --
+  weighted before aggregation (slide "Weighting");
   aggregation to county x industry cells; suppression flags (slide "QWIPU: Handling the
   Suppressions").
 * :func:`replace_suppressed` -- synthetic replacements for suppressed cells (Table 1C / 9).
@@ -253,6 +254,13 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
       every item weighted before aggregation as slide "Weighting" requires: JF_w = sum w (E - B),
       Ebar = sum w (B + E)/2 and Ebar* = sum w delta (B + E)/2.  When every establishment of a
       cell has the same factor, JF_star = E_star - B_star exactly.
+    * ``JC`` / ``JD`` (job creations / destructions, sum_j max(E - B, 0) / max(B - E, 0)) and
+      ``JC_star`` / ``JD_star``: the same "change" rule as JF (spreadsheet rows JobCreate,
+      JobDest: fuzz value JC, change ratio delta_EBAR / EBAR), so JF* = JC* - JD*.
+    * ``Z_dWA`` / ``Z_dWS`` (average earnings change of accessions / separations, when the
+      micro data have ``dWA`` / ``dWS`` columns): ``Z_dWA = sum dWA / sum A`` and
+      ``Z_dWA_star = (sum w dWA / sum w A) x (A* / sum w A)`` with ``A* = sum w delta A`` --
+      slide "Multiplicative Noise Infusion": Z_DWA* = (Delta WA / A) x (A* / A).
 
     Raises
     ------
@@ -289,9 +297,22 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
         data["W2"] = fuzzed["W2"].to_numpy(float)
         data["W2_star"] = w * fuzzed["W2_star"].to_numpy(float)
         data["E_w"] = w * fuzzed["E"].to_numpy(float)
+    # change ratios Z_dWA, Z_dWS (spreadsheet "change_ratio": numerator dWA, denominator A,
+    # change ratio delta_A / A), when the micro data carry the earnings changes
+    dw_pairs = [(d, c) for d, c in (("dWA", "A"), ("dWS", "S")) if d in fuzzed.columns and c in counts]
+    for d, c in dw_pairs:
+        dv = check_array(fuzzed[d].to_numpy(float), f"fuzzed[{d!r}]")
+        data[d] = dv
+        data[f"{d}_w"] = w * dv
+        data[f"{c}_w"] = w * fuzzed[c].to_numpy(float)
     if {"B", "E"} <= set(counts):
         ebar = (fuzzed["B"].to_numpy(float) + fuzzed["E"].to_numpy(float)) / 2
-        data["JF_w"] = w * (fuzzed["E"].to_numpy(float) - fuzzed["B"].to_numpy(float))
+        change = fuzzed["E"].to_numpy(float) - fuzzed["B"].to_numpy(float)
+        data["JF_w"] = w * change
+        data["JC"] = np.maximum(change, 0.0)
+        data["JD"] = np.maximum(-change, 0.0)
+        data["JC_w"] = w * data["JC"]
+        data["JD_w"] = w * data["JD"]
         data["Ebar_w"] = w * ebar
         data["Ebar_star"] = w * fuzzed["delta"].to_numpy(float) * ebar
     frame = pd.DataFrame(data)
@@ -311,6 +332,13 @@ def aggregate(fuzzed: pd.DataFrame, by=("county", "industry", "quarter"), counts
         with np.errstate(divide="ignore", invalid="ignore"):
             ratio = np.where(cells["Ebar_w"] > 0, cells["Ebar_star"] / cells["Ebar_w"], 1.0)
         cells["JF_star"] = cells["JF_w"] * ratio
+        cells["JC_star"] = cells["JC_w"] * ratio
+        cells["JD_star"] = cells["JD_w"] * ratio
+    for d, c in dw_pairs:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cells[f"Z_{d}"] = cells[d] / cells[c]
+            base = cells[f"{c}_w"]
+            cells[f"Z_{d}_star"] = (cells[f"{d}_w"] / base) * (cells[f"{c}_star"] / base)
     return cells
 
 

@@ -151,6 +151,16 @@ ERRORS = [
     ("laplace_transition eps inf", lambda: synth.laplace_transition(3, INF), ValueError, "eps"),
     ("pruned_epsilon alpha NaN", lambda: synth.pruned_epsilon(4.6, 0.025, NAN), ValueError, "alpha"),
     ("pruned_epsilon empty min_p", lambda: synth.pruned_epsilon(4.6, [], 1.0), ValueError, "min_p"),
+    ("coarsening_privacy n_fine 1", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), 2.0, 1),
+     ValueError, "n_fine"),
+    ("coarsening_privacy n_fine str", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), 2.0, "3"),
+     TypeError, "n_fine"),
+    ("coarsening_privacy too many tables", lambda: synth.coarsening_privacy(synth.md_transition(40, 5), 2.0, 12),
+     ValueError, "n_fine"),
+    ("coarsening_privacy eps NaN", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), NAN, 3),
+     ValueError, "eps"),
+    ("coarsening_privacy T not stochastic", lambda: synth.coarsening_privacy(np.ones((3, 3)), 2.0, 3),
+     ValueError, "T"),
     ("transition_frame 1-d", lambda: synth.transition_frame([0.5, 0.5]), ValueError, "T"),
     ("grid_cell NaN", lambda: synth.grid_cell([NAN], [1.0]), ValueError, "dx"),
     ("OTMSettings eps NaN", lambda: synth.OTMSettings(eps=NAN), ValueError, "eps"),
@@ -286,3 +296,17 @@ def test_synthesize_zero_published_workplace():
     p[0] = 0
     s = synth.synthesize(d, dom, published=p, rng=0)
     assert s.synthetic[0].sum() == 0 and np.array_equal(s.synthetic.sum(axis=1), p)
+
+
+def test_coarsening_privacy_hand_worked_and_zero_probabilities():
+    # 1 entity, 2 outputs: T = [[0.9, 0.1], [0.3, 0.7]]; eps = max(ln 3, ln 7) = ln 7 whatever the
+    # number of fine units; at eps = 1.5 only m = (1,0)... fails (ln 7 > 1.5 > ln 3): worst
+    # delta = max(0.1, 0.7) = 0.7 in both views
+    T = np.array([[0.9, 0.1], [0.3, 0.7]])
+    for k in (2, 3, 5):
+        r = synth.coarsening_privacy(T, 1.5, k)
+        assert r.eps_fine == pytest.approx(math.log(7)) and r.delta_fine == pytest.approx(0.7)
+        assert r.preserved and r.fine_tables == k
+    # an exact release (identity transition) has infinite eps in both views
+    r = synth.coarsening_privacy(np.eye(3), 1.0, 3)
+    assert math.isinf(r.eps_coarse) and math.isinf(r.eps_fine) and r.delta_fine == 1.0

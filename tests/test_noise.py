@@ -187,3 +187,51 @@ def test_other_bad_inputs():
         noise.distort(_toy().iloc[:0], pd.Series([1.1]), counts=("B",), magnitudes=())
     with pytest.raises(ValueError, match="rng"):
         RAMP.rvs(3, rng=-1)
+
+
+# ---------------------------------------------------------------- JC, JD, Z_dWA, Z_dWS
+def _two_estab_cell():
+    panel = pd.DataFrame({"estab": [0, 1], "county": 0, "industry": 0, "quarter": 0,
+                          "B": [4, 6], "E": [7, 2], "M": [8, 7], "H": [3, 1], "R": [0, 0], "A": [3, 1],
+                          "S": [0, 5], "F": [4, 1], "W1": 1.0, "W2": 1.0, "dWA": [300.0, -100.0],
+                          "dWS": [0.0, -500.0], "weight": [1.0, 2.0]})
+    return panel, pd.Series([1.1, 0.9], index=[0, 1])
+
+
+def test_jc_jd_change_rule_by_hand():
+    panel, fac = _two_estab_cell()
+    cell = noise.aggregate(noise.distort(panel, fac), min_establishments=0, min_persons=0).iloc[0]
+    assert (cell["JC"], cell["JD"], cell["JF"]) == (3.0, 4.0, -1.0)
+    # Ebar_w = 1*5.5 + 2*4 = 13.5; Ebar* = 1.1*5.5 + 2*0.9*4 = 13.25; JC_w = 3, JD_w = 2*4 = 8
+    ratio = 13.25 / 13.5
+    assert cell["JC_star"] == pytest.approx(3 * ratio)
+    assert cell["JD_star"] == pytest.approx(8 * ratio)
+    assert cell["JF_star"] == pytest.approx(cell["JC_star"] - cell["JD_star"])
+
+
+def test_z_dwa_change_ratio_by_hand():
+    # slide "Multiplicative Noise Infusion": Z_DWA* = (dWA / A) x (A* / A), weighted items
+    panel, fac = _two_estab_cell()
+    cell = noise.aggregate(noise.distort(panel, fac), min_establishments=0, min_persons=0).iloc[0]
+    assert cell["Z_dWA"] == pytest.approx(200.0 / 4.0)
+    a_w, dwa_w, a_star = 3 + 2 * 1, 300.0 - 200.0, 1.1 * 3 + 2 * 0.9 * 1
+    assert cell["Z_dWA_star"] == pytest.approx(dwa_w / a_w * a_star / a_w)
+    s_w, dws_w, s_star = 0 + 2 * 5, -1000.0, 2 * 0.9 * 5
+    assert cell["Z_dWS_star"] == pytest.approx(dws_w / s_w * s_star / s_w)
+    unw = noise.aggregate(noise.distort(panel, pd.Series(1.2, index=[0, 1])), weighted=False,
+                          min_establishments=0, min_persons=0).iloc[0]
+    assert unw["Z_dWA_star"] == pytest.approx(1.2 * unw["Z_dWA"])
+
+
+def test_z_dwa_nan_names_the_column():
+    panel, fac = _two_estab_cell()
+    panel.loc[0, "dWA"] = np.nan
+    with pytest.raises(ValueError, match="dWA"):
+        noise.aggregate(noise.distort(panel, fac))
+
+
+def test_simulated_earnings_changes_zero_without_flows():
+    panel = simulate_establishments(n_establishments=300, n_quarters=4, n_counties=3, n_industries=3, rng=9)
+    assert np.all(panel.loc[panel["A"] == 0, "dWA"] == 0)
+    assert np.all(panel.loc[panel["S"] == 0, "dWS"] == 0)
+    assert panel["dWA"].sum() > 0 > panel["dWS"].sum()

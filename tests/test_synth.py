@@ -327,3 +327,17 @@ def test_settings_bad_input():
         synth.OTMSettings(min_p=0.0)
     with pytest.raises(ValueError, match="coarsen_percentiles"):
         synth.OTMSettings(coarsen_percentiles=(90, 50))
+
+
+# ---------------------------------------------------------------- Theorem 5.1 (coarsening)
+@pytest.mark.parametrize("kind,alpha,eps", [("plug-in", 0.5, 2.0), ("posterior-predictive", 0.02, 4.6),
+                                            ("posterior-predictive", 0.5, 1.0)])
+@pytest.mark.parametrize("n_fine", [2, 3, 7])
+def test_coarsening_preserves_eps_and_delta(kind, alpha, eps, n_fine):
+    T = synth.md_transition(5, 5, alpha, kind=kind)
+    r = synth.coarsening_privacy(T, eps, n_fine)
+    assert r.preserved
+    assert r.eps_coarse == pytest.approx(synth.dp_epsilon(T))
+    assert r.fine_tables == math.comb(5 + n_fine - 1, n_fine - 1)
+    # directed moves of one entity: k sources (non-empty in C(n - 1 + k - 1, k - 1) tables) x (k - 1)
+    assert r.fine_pairs == n_fine * (n_fine - 1) * math.comb(4 + n_fine - 1, n_fine - 1)

@@ -68,7 +68,9 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
     -------
     pandas.DataFrame
         One row per establishment and quarter (``n_establishments * n_quarters`` rows),
-        columns ``estab, county, industry, quarter, B, E, M, H, R, A, S, F, W1, W2, weight``.
+        columns ``estab, county, industry, quarter, B, E, M, H, R, A, S, F, W1, W2, dWA, dWS,
+        weight`` (``dWA`` / ``dWS``: total earnings change of the quarter's accessions /
+        separations, dollars; 0 when there are none).
 
     Raises
     ------
@@ -122,6 +124,13 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
         W2[t] = E * wage * shock
         W1[t] = (F + 0.5 * (M - F)) * wage * shock
         Bt = E
+    # Earnings changes of accessions and separations (QWI's dWA and dWS, slide "Multiplicative
+    # Noise Infusion": Z_dWA = dWA / A): the sum over the quarter's accessions (separations) of
+    # the earnings at the new job minus the earnings before it, drawn after the loop so that
+    # the other variables keep their stream.
+    level = wage * np.exp(gen.normal(0.0, 0.1, size=(Q, J)))
+    dWA = level * (0.08 * out["A"] + 0.3 * np.sqrt(out["A"]) * gen.standard_normal((Q, J)))
+    dWS = level * (-0.05 * out["S"] + 0.3 * np.sqrt(out["S"]) * gen.standard_normal((Q, J)))
 
     frame = pd.DataFrame({
         "estab": np.tile(np.arange(J), Q),
@@ -133,5 +142,7 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
         frame[k] = out[k].ravel()
     frame["W1"] = W1.ravel()
     frame["W2"] = W2.ravel()
+    frame["dWA"] = dWA.ravel()
+    frame["dWS"] = dWS.ravel()
     frame["weight"] = np.tile(weight, Q)
     return frame.sort_values(["estab", "quarter"], kind="stable", ignore_index=True)
