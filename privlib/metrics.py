@@ -768,7 +768,10 @@ def build(setup: Setup, model: str, value, *, rng, **kw) -> Decomposition:
     """Build the decomposition of ``model`` ("k", "l", "t", "eps") with parameter ``value``.
 
     ``"k"``: Mondrian k-anonymity; ``"l"``: Mondrian ell-diversity (with k = 1 unless given);
-    ``"t"``: Mondrian t-closeness on k = 8 (as the source); ``"eps"``: the DP kd-tree
+    ``"t"``: Mondrian t-closeness on k = 8 (as the source), with the source's splitting rule
+    (``t_rule="source"``: "nodes having EMD (compared to root) larger than the threshold t will
+    not be split further", Section III; a leaf may then exceed t) unless ``t_rule="strict"``
+    is given (every leaf within t, see :func:`privlib.partition.mondrian`); ``"eps"``: the DP kd-tree
     (``height`` keyword, default 8), drawn with ``rng`` (required, keyword-only; checked but
     unused by the deterministic Mondrian models).  The setup's public ``domain`` and
     ``sa_values`` are passed to the builder.
@@ -786,7 +789,7 @@ def build(setup: Setup, model: str, value, *, rng, **kw) -> Decomposition:
                         max_height=kw.get("max_height"), **common)
     if model == "t":
         return mondrian(setup.df, qi, sa, kw.get("k", 8), t=value, distance=setup.distance,
-                        max_height=kw.get("max_height"), **common)
+                        t_rule=kw.get("t_rule", "source"), max_height=kw.get("max_height"), **common)
     return dp_kdtree(setup.df, qi, sa, value, kw.get("height", 8), rng=gen,
                      median_fraction=kw.get("median_fraction", 0.3), **common)
 
@@ -795,14 +798,21 @@ def evaluate(setup: Setup, workload: Workload, model: str, value, *, rng, **kw) 
     """Build, attack every record, answer the workload: one row of a figure.
 
     Returns a dict with ``model, value, seed, leaves, accuracy, rho, beta, alpha`` and the
-    keywords; ``seed`` is ``rng`` when it is an int seed (None for a Generator).  ``rng``
+    keywords; ``seed`` is ``rng`` when it is an int seed (None for a Generator).  The keyword
+    ``second_classifier=True`` (not passed to :func:`build`) adds ``accuracy_majority`` and
+    ``beta_majority``: the same for a second classifier, the leaf's most frequent SA value
+    (:func:`privlib.attacks.leaf_majority`).  For ``model="t"``, also
+    ``leaf_emd_max`` (the largest EMD of a leaf to the whole table) and ``share_above_t`` (the
+    share of records in leaves farther than ``t``: 0 under the strict rule, possibly more under
+    the source's).  ``rng``
     (int or numpy Generator) is required and keyword-only.  ``rho`` is the baseline accuracy on ``setup.df``.  The keyword
     ``alpha_variants=True`` (not passed to :func:`build`) adds ``alpha_clipped`` and
     ``alpha_clipped_total``: the median relative error from counts with negative cells
     rounded up to 0, and from those counts rescaled to the noisy total (:func:`leaf_counts`).
     """
-    from .attacks import naive_bayes
+    from .attacks import leaf_majority, naive_bayes
     variants = bool(kw.pop("alpha_variants", False))
+    second = bool(kw.pop("second_classifier", False))
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     dec = build(setup, model, value, rng=rng, **kw)
     pred = naive_bayes(dec, setup.df)
@@ -810,6 +820,16 @@ def evaluate(setup: Setup, workload: Workload, model: str, value, *, rng, **kw) 
     alpha = median_relative_error(dec, workload)
     row = dict(model=model, value=value, seed=seed, **kw, leaves=dec.n_leaves, depth=dec.height,
                accuracy=br.accuracy, rho=br.rho, beta=br.beta, alpha=alpha)
+    if second:
+        maj = privacy_breach(leaf_majority(dec, setup.df))
+        row.update(accuracy_majority=maj.accuracy, beta_majority=maj.beta)
+    if model == "t":
+        from .closeness import emd_equal, emd_ordered
+        emd = emd_ordered if dec.params["distance"] == "ordered" else emd_equal
+        H = dec.histograms
+        d = emd(H / np.maximum(dec.counts, 1)[:, None], H.sum(axis=0) / H.sum())
+        row["leaf_emd_max"] = float(d.max())
+        row["share_above_t"] = float(dec.counts[d > value + 1e-12].sum() / dec.counts.sum())
     if variants:
         # one overlap matrix for both post-processings (the "overlap" method of estimate_answers)
         frac = _overlap_fractions(dec, workload).astype(np.float64)

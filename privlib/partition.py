@@ -9,8 +9,10 @@ differential privacy.
 
 * :func:`mondrian` -- LeFevre, DeWitt & Ramakrishnan's Mondrian (ICDE 2006): strict
   multidimensional median splits, a split being allowed only if neither child breaks the
-  requested k (records per leaf), l (ell-diversity of the SA) or t (EMD of the child's SA
-  distribution to the whole table's; Li, Li & Venkatasubramanian 2007).
+  requested k (records per leaf) or l (ell-diversity of the SA); t (EMD of a node's SA
+  distribution to the whole table's; Li, Li & Venkatasubramanian 2007) either stops the
+  splitting of a node that is farther than t from the root (``t_rule="source"``, Section III
+  of the source) or forbids any child farther than t (``t_rule="strict"``).
 * :func:`dp_kdtree` -- the private kd-tree of Cormode et al., *Differentially private
   spatial decompositions* (ICDE 2012): split points chosen by the exponential-mechanism
   median, Laplace noise on the leaves' SA histograms; every mechanism call is recorded in
@@ -384,7 +386,7 @@ def _check_common(df, qi, sa):
 
 def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: float | None = None,
              max_height: int | None = None, *, l_kind: str = "distinct", distance: str | None = None,
-             domain: dict | None = None, sa_values=None) -> Decomposition:
+             t_rule: str = "strict", domain: dict | None = None, sa_values=None) -> Decomposition:
     """Mondrian multidimensional partitioning with k-anonymity, ell-diversity and t-closeness.
 
     Strict median splits, level by level (LeFevre et al. 2006, Algorithm "Anonymize"):
@@ -397,11 +399,23 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     * are ell-diverse for ``l`` (``l_kind="distinct"``: at least ``l`` distinct SA values,
       the main reading; ``"frequency"``: no SA value has more than a ``1/l`` share, the
       "well-represented" reading that reproduces the source's "largest achievable l"),
-    * have EMD at most ``t`` between their SA distribution and the whole table's
-      (``distance="equal"`` for a nominal SA, ``"ordered"`` for an ordinal one) -- the
-      t-closeness variant of the source's Section III built on k-anonymity.
+    * with ``t_rule="strict"``: have EMD at most ``t`` between their SA distribution and the
+      whole table's (``distance="equal"`` for a nominal SA, ``"ordered"`` for an ordinal one).
+
+    With ``t_rule="source"`` the threshold ``t`` acts on the node itself, as in the source's
+    Section III (the t-closeness variant built on k-anonymity): "nodes having EMD (compared
+    to root) larger than the threshold t will not be split further".  A node whose EMD to the
+    root exceeds ``t`` is a leaf; a node within ``t`` may be split even if a child then
+    exceeds ``t`` (that child becomes a leaf).
 
     A node none of whose splits is allowed, or at depth ``max_height``, is a leaf.
+
+    What the leaves guarantee: with ``t_rule="strict"`` every published leaf is within EMD
+    ``t`` of the whole table (the release is t-close).  With ``t_rule="source"`` only the
+    *internal* nodes are; a leaf may be farther than ``t`` from the root -- by at most what
+    one median split can move a distribution -- so the release is **not** t-close in the sense
+    of Li et al.  Use ``"source"`` to reproduce the source's Figures 3 and 5, ``"strict"`` to
+    publish.
 
     Parameters
     ----------
@@ -420,7 +434,14 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
         Largest depth of a leaf (root = 0).
     l_kind : {"distinct", "frequency"}
     distance : {"equal", "ordered"}, optional
-        Ground distance of t; default "ordered" for a numeric SA, "equal" otherwise.
+        Ground distance of t; default "ordered" for a numeric SA, "equal" otherwise.  The
+        ordered distance needs an order of the SA values: a numeric SA, an ordered
+        categorical, or ``sa_values`` listing the values in order (a text SA is never sorted
+        as text: "11K" < "3K").
+    t_rule : {"strict", "source"}
+        How ``t`` constrains the tree (see above): ``"strict"`` (default; every leaf within
+        ``t``) or ``"source"`` (a node farther than ``t`` from the root is not split further;
+        leaves may exceed ``t``).  Ignored when ``t`` is None.
     domain : dict, optional
         ``{qi: (low, high)}`` integer root box; default the data's min and max per QI (no
         warning: Mondrian is a syntactic model with no privacy budget).
@@ -430,7 +451,24 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     Returns
     -------
     Decomposition
-        Exact SA histograms; ``params`` records k, l, t, l_kind, distance, max_height.
+        Exact SA histograms; ``params`` records k, l, t, t_rule, l_kind, distance, max_height.
+
+    Raises
+    ------
+    ValueError
+        For k, l, t, l_kind, distance, t_rule or max_height out of range, and for
+        ``distance="ordered"`` on a text SA without ``sa_values`` (and not an ordered
+        categorical).
+
+    Examples
+    --------
+    A node farther than ``t`` from the root stops (source) or is never created (strict):
+
+    >>> df = pd.DataFrame({"x": range(8), "s": list("aaaabbbb")})
+    >>> mondrian(df, ["x"], "s", 2, t=0.3, t_rule="source").n_leaves
+    2
+    >>> mondrian(df, ["x"], "s", 2, t=0.3, t_rule="strict").n_leaves
+    1
     """
     qi = _check_common(df, qi, sa)
     n = len(df)
@@ -450,6 +488,15 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     if distance is None:
         distance = "ordered" if pd.api.types.is_numeric_dtype(df[sa]) else "equal"
     check_in(distance, "distance", ("equal", "ordered"))
+    check_in(t_rule, "t_rule", ("strict", "source"))
+    if t is not None and distance == "ordered" and sa_values is None:
+        col = df[sa]
+        ordered_cat = isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered
+        if not ordered_cat and not pd.api.types.is_numeric_dtype(col):
+            raise ValueError(
+                f"sa_values: the ordered distance on the non-numeric sensitive attribute {sa!r} needs its "
+                f"values in order, as sa_values=[...] (or an ordered categorical); sorting them as text is "
+                f"not an order (e.g. '11K' < '3K'). Values: {list(pd.unique(col))[:6]}")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
     dlo, dhi = _domain(X, qi, domain)
@@ -459,6 +506,8 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     root = np.bincount(s, minlength=S).astype(float)
     root_p = root / n
     emd = emd_ordered if distance == "ordered" else emd_equal
+    child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
+    node_t = t is not None and t_rule == "source"       # source: t on the node being split
 
     def ok(hist, cnt):
         good = cnt >= k
@@ -467,7 +516,7 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
                 good &= (hist > 0).sum(axis=1) >= l
             else:
                 good &= hist.max(axis=1) * l <= cnt
-        if t is not None:
+        if child_t:
             p = hist / np.maximum(cnt, 1)[:, None]
             p[cnt == 0] = root_p
             good &= emd(p, root_p) <= t + 1e-12
@@ -489,6 +538,8 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
         cnt = np.bincount(g, minlength=m)
         hist = _group_hist(g, srec, m, S).astype(float)
         can = np.ones(m, dtype=bool) if max_height is None else np.full(m, depth < max_height)
+        if node_t:      # "nodes having EMD (compared to root) larger than t will not be split further"
+            can &= emd(hist / np.maximum(cnt, 1)[:, None], root_p) <= t + 1e-12
         starts = np.concatenate([[0], np.cumsum(cnt)[:-1]])
         best_dim = np.full(m, -1, dtype=np.int64)
         best_thr = np.zeros(m, dtype=np.int64)
@@ -562,7 +613,8 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
-    params = dict(model="mondrian", k=k, l=l, t=t, l_kind=l_kind, distance=distance, max_height=max_height, n=n)
+    params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
+                  distance=distance, max_height=max_height, n=n)
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
 
 

@@ -1,9 +1,11 @@
 """Tests of privlib.attacks.naive_bayes: the kernel naive-Bayes adversary (Cormode et al. 2013, Sec. II)."""
+import dataclasses
+
 import numpy as np
 import pandas as pd
 import pytest
 
-from privlib.attacks import kernel_conditionals, naive_bayes
+from privlib.attacks import kernel_conditionals, leaf_majority, naive_bayes
 from privlib.partition import dp_kdtree, mondrian
 
 
@@ -93,3 +95,33 @@ def test_bad_input():
         naive_bayes(dec, pd.DataFrame({"x": [7], "s": ["a"]}))
     with pytest.raises(TypeError, match="not orderable"):
         naive_bayes(dec, pd.DataFrame({"x": ["7"], "s": ["a"]}))
+
+
+def test_leaf_majority_hand_worked():
+    """Leaves [0,1] {a: 3, b: 1} and [2,3] {b: 2}: a for x <= 1, b above; ties -> first SA value."""
+    df, dec = hand_decomposition()
+    pred = leaf_majority(dec, df)
+    assert pred.predicted.tolist() == ["a", "a", "a", "a", "b", "b"]
+    assert np.allclose(pred.confidence, [0.75] * 4 + [1.0] * 2)
+    assert pred.accuracy == pytest.approx(5 / 6)
+    tie = pd.DataFrame({"x": [0, 1], "s": ["b", "a"]})
+    assert leaf_majority(mondrian(tie, ["x"], "s", 2), tie).predicted.tolist() == ["a", "a"]
+
+
+def test_leaf_majority_equals_sum_of_leaf_maxima_on_exact_release():
+    """On an exact release attacked on its own records, accuracy = sum of the leaves' largest counts / n."""
+    rng = np.random.default_rng(5)
+    df = pd.DataFrame({"x": rng.integers(0, 30, 500), "y": rng.integers(0, 6, 500),
+                       "s": rng.choice(list("abcd"), 500, p=[0.4, 0.3, 0.2, 0.1])})
+    for k in (1, 5, 40):
+        dec = mondrian(df, ["x", "y"], "s", k)
+        assert leaf_majority(dec, df).accuracy == pytest.approx(dec.histograms.max(axis=1).sum() / len(df))
+
+
+def test_leaf_majority_noisy_counts_clipped_and_empty_leaf_falls_back():
+    df, dec = hand_decomposition()
+    noisy = dataclasses.replace(dec, histograms=np.array([[-5.0, 1.0], [-1.0, -2.0]]))
+    pred = leaf_majority(noisy, df)
+    # leaf 1: clipped {0, 1} -> b; leaf 2 all zero -> the release's most frequent value (b)
+    assert pred.predicted.tolist() == ["b"] * 6
+    assert np.allclose(pred.beliefs.sum(axis=1), 1.0)

@@ -16,7 +16,7 @@ from privlib import PrivacyLeakWarning
 from privlib import mechanisms as m
 from privlib import metrics
 from privlib.accounting import Ledger
-from privlib.attacks import kernel_conditionals, naive_bayes
+from privlib.attacks import kernel_conditionals, leaf_majority, naive_bayes
 from privlib.partition import (_median_segments, _private_medians, _segment_probabilities, dp_kdtree, encode,
                                mondrian, qi_codes)
 
@@ -93,6 +93,14 @@ BAD = [
     ("mondrian max_height -1", lambda: mondrian(DF, ["x"], "s", 2, max_height=-1), ValueError, "max_height"),
     ("mondrian t nan", lambda: mondrian(DF, ["x"], "s", 2, t=np.nan), ValueError, "t"),
     ("mondrian distance", lambda: mondrian(DF, ["x"], "s", 2, distance="l2"), ValueError, "distance"),
+    ("mondrian t_rule", lambda: mondrian(DF, ["x"], "s", 2, t=0.2, t_rule="loose"), ValueError, "t_rule"),
+    ("mondrian t_rule None", lambda: mondrian(DF, ["x"], "s", 2, t=0.2, t_rule=None), ValueError, "t_rule"),
+    ("mondrian ordered text SA", lambda: mondrian(DF, ["x"], "s", 2, t=0.2, distance="ordered"), ValueError,
+     "sa_values"),
+    ("mondrian ordered unordered categorical SA",
+     lambda: mondrian(DF.assign(s=DF["s"].astype("category")), ["x"], "s", 2, t=0.2, distance="ordered"),
+     ValueError, "sa_values"),
+    ("build t_rule", lambda: metrics.build(SETUP, "t", 0.2, rng=0, t_rule="both"), ValueError, "t_rule"),
     ("mondrian sa list", lambda: mondrian(DF, ["x"], ["s"], 2), TypeError, "sa"),
     ("mondrian float domain", lambda: mondrian(DF, ["x"], "s", 2, domain={"x": (0.5, 9)}), TypeError, "domain"),
     ("qi_codes fractional floats", lambda: qi_codes(DF.assign(x=DF["x"] + 0.5), ["x"]), TypeError, "qi"),
@@ -141,6 +149,12 @@ BAD = [
     ("naive_bayes outside domain", lambda: naive_bayes(DEC, DF.assign(x=DF["x"] + 100)), ValueError, "df"),
     ("naive_bayes missing sa", lambda: naive_bayes(DEC, DF.drop(columns="s")), ValueError, "sa"),
     ("naive_bayes empty", lambda: naive_bayes(DEC, DF.iloc[:0]), ValueError, "df"),
+    ("leaf_majority not a decomposition", lambda: leaf_majority(DF, DF), TypeError, "decomposition"),
+    ("leaf_majority outside domain", lambda: leaf_majority(DEC, DF.assign(x=DF["x"] + 100)), ValueError, "df"),
+    ("leaf_majority missing sa", lambda: leaf_majority(DEC, DF.drop(columns="s")), ValueError, "sa"),
+    ("leaf_majority empty", lambda: leaf_majority(DEC, DF.iloc[:0]), ValueError, "df"),
+    ("leaf_majority NaN QI", lambda: leaf_majority(DEC, DF.assign(x=np.where(DF["x"] > 8, np.nan, DF["x"]))),
+     ValueError, "NaN"),
     ("kernel_conditionals not a decomposition", lambda: kernel_conditionals("tree"), TypeError, "decomposition"),
 ]
 
@@ -357,3 +371,29 @@ def test_true_answers_scan_on_a_huge_domain_matches_a_hand_count():
     L = np.array([[0, 0], [0, 6]])
     U = np.array([[10 ** 9, 10], [10 ** 9, 10 ** 9]])
     assert metrics.true_answers(X, L, U, [0, 0], [10 ** 9, 10 ** 9]).tolist() == [2, 2]
+
+
+def test_ordered_distance_never_sorts_text_as_text():
+    """Regression: mondrian(distance="ordered") on a text SA used to sort '11K' before '3K'."""
+    df = pd.DataFrame({"x": np.arange(12), "s": ["3K", "11K", "20K"] * 4})
+    with pytest.raises(ValueError, match="sa_values"):
+        mondrian(df, ["x"], "s", 2, t=0.1, distance="ordered")
+    dec = mondrian(df, ["x"], "s", 2, t=0.1, distance="ordered", sa_values=["3K", "11K", "20K"])
+    assert dec.sa_values == ("3K", "11K", "20K")
+
+
+def test_source_t_rule_is_the_sources_sentence():
+    """Regression: the t-closeness variant of the source stops splitting a node whose EMD to the root
+    exceeds t; the old code only allowed splits whose children were both within t."""
+    df = pd.DataFrame({"x": np.arange(8), "s": list("aaaabbbb")})
+    assert mondrian(df, ["x"], "s", 2, t=0.3, t_rule="source").n_leaves == 2
+    assert metrics.build(metrics.Setup("toy", df, ("x",), "s", {"x": (0, 7)}), "t", 0.3, rng=0, k=2).n_leaves == 2
+    assert mondrian(df, ["x"], "s", 2, t=0.3).n_leaves == 1
+
+
+def test_leaf_majority_huge_codes():
+    """Nanosecond-like codes: the leaf lookup needs no domain-wide table."""
+    base = 1_600_000_000_000_000_000
+    df = pd.DataFrame({"x": base + np.arange(0, 40) * 10**9, "s": ["a"] * 20 + ["b"] * 20})
+    dec = mondrian(df, ["x"], "s", 10)
+    assert leaf_majority(dec, df).accuracy == pytest.approx(1.0)

@@ -305,3 +305,29 @@ def test_evaluate_alpha_variants_match_median_relative_error():
     assert row["alpha_clipped_total"] == pytest.approx(
         median_relative_error(dec, wl, clip_negative=True, match_total=True), rel=1e-5)
     assert "alpha_variants" not in row and "alpha_clipped" not in evaluate(setup, wl, "eps", 0.1, rng=3, height=4)
+
+
+def test_evaluate_second_classifier_and_t_columns():
+    """``second_classifier`` adds the leaf-majority attack; model "t" reports the leaves above t
+    and defaults to the source's splitting rule."""
+    from privlib.attacks import leaf_majority
+    from privlib.closeness import emd_equal
+    from privlib.metrics import Setup, build, evaluate, privacy_breach
+    df = toy(500, 8)
+    setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], {}, "equal", TOY["sa_values"])
+    wl = range_workload(df, ["x", "y", "z"], 150, rng=1, domain=setup.domain)
+    row = evaluate(setup, wl, "k", 5, rng=0, second_classifier=True)
+    dec = mondrian(df, ["x", "y", "z"], "s", 5, **TOY)
+    assert row["accuracy_majority"] == pytest.approx(privacy_breach(leaf_majority(dec, df)).accuracy)
+    assert "second_classifier" not in row and "accuracy_majority" not in evaluate(setup, wl, "k", 5, rng=0)
+    for rule in ("source", "strict"):
+        kw = {} if rule == "source" else {"t_rule": rule}
+        row = evaluate(setup, wl, "t", 0.1, rng=0, **kw)
+        dec = build(setup, "t", 0.1, rng=0, **kw)
+        assert dec.params["t_rule"] == rule
+        root = dec.histograms.sum(axis=0) / dec.histograms.sum()
+        d = emd_equal(dec.histograms / dec.counts[:, None], root)
+        assert row["leaf_emd_max"] == pytest.approx(d.max())
+        assert row["share_above_t"] == pytest.approx(dec.counts[d > 0.1 + 1e-12].sum() / len(df))
+        if rule == "strict":
+            assert row["share_above_t"] == 0.0

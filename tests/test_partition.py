@@ -110,6 +110,91 @@ def test_mondrian_t_closeness_equal_and_ordered():
     assert mondrian(df, ["x", "y"], "s", 2, t=0.02).n_leaves <= mondrian(df, ["x", "y"], "s", 2, t=0.2).n_leaves
 
 
+def _node_emds(dec, emd):
+    """EMD to the root of every internal node (histogram = sum of its leaves') and of every leaf."""
+    root = dec.histograms.sum(axis=0)
+    q = root / root.sum()
+    members = {}
+    for leaf, path in enumerate(dec.leaf_paths()):
+        for node in path[:-1]:
+            members.setdefault(node, []).append(leaf)
+    internal = np.array([emd(dec.histograms[v].sum(axis=0) / dec.histograms[v].sum(), q)
+                         for v in members.values()])
+    leaves = emd(dec.histograms / dec.counts[:, None], q)
+    return internal, leaves
+
+
+def test_mondrian_t_rule_hand_worked():
+    """Source rule vs strict rule on 8 records (Section III: "nodes having EMD (compared to root)
+    larger than the threshold t will not be split further").
+
+    x = 0..7, s = a a a b | a b b b, root (1/2, 1/2), k = 2, t = 0.3, equal distance.
+    Level 1: x <= 3 gives aaab and abbb, EMD 0.25 each: both rules split.
+    Level 2 of aaab: the median cut x <= 1 gives aa (EMD 0.5 > t) and ab (EMD 0); x < 1 leaves one record.
+    Strict: no child may exceed t, so aaab and abbb are leaves (2 leaves).
+    Source: aaab is within t of the root, so it is split: aa | ab and ab | bb (4 leaves, two above t).
+    """
+    df = pd.DataFrame({"x": np.arange(8), "s": list("aaababbb")})
+    strict = mondrian(df, ["x"], "s", 2, t=0.3, t_rule="strict")
+    source = mondrian(df, ["x"], "s", 2, t=0.3, t_rule="source")
+    assert strict.n_leaves == 2 and strict.params["t_rule"] == "strict"
+    assert strict.lower[:, 0].tolist() == [0, 4] and strict.upper[:, 0].tolist() == [3, 7]
+    assert source.n_leaves == 4 and source.params["t_rule"] == "source"
+    order = np.argsort(source.lower[:, 0], kind="stable")
+    assert source.lower[order, 0].tolist() == [0, 2, 4, 6] and source.upper[order, 0].tolist() == [1, 3, 5, 7]
+    np.testing.assert_allclose(emd_equal(source.histograms[order] / source.counts[order, None], [0.5, 0.5]),
+                               [0.5, 0.0, 0.0, 0.5])
+    # the default is the strict rule (every published leaf t-close)
+    assert mondrian(df, ["x"], "s", 2, t=0.3).n_leaves == 2
+    # a node above t stops: t = 0.2 < 0.25, the source rule splits the root only
+    assert mondrian(df, ["x"], "s", 2, t=0.2, t_rule="source").n_leaves == 2
+    assert mondrian(df, ["x"], "s", 2, t=0.2, t_rule="strict").n_leaves == 1
+    # without t the rule is irrelevant
+    assert mondrian(df, ["x"], "s", 2, t_rule="source").n_leaves == mondrian(df, ["x"], "s", 2).n_leaves
+
+
+@pytest.mark.parametrize("t", [0.05, 0.1, 0.2, 0.3])
+@pytest.mark.parametrize("ordered", [False, True])
+def test_mondrian_t_rules_guarantees(t, ordered):
+    """Strict: every leaf within t.  Source: every internal node within t; a leaf may exceed t."""
+    df = toy(600, 3)
+    emd = emd_equal
+    if ordered:
+        df = df.assign(s=df["s"].map({"a": 0, "b": 1, "c": 2, "d": 3}))
+        emd = emd_ordered
+    strict = mondrian(df, ["x", "y"], "s", 4, t=t, t_rule="strict")
+    source = mondrian(df, ["x", "y"], "s", 4, t=t, t_rule="source")
+    internal, leaves = _node_emds(strict, emd)
+    assert (leaves <= t + 1e-9).all() and (internal <= t + 1e-9).all()
+    internal, leaves = _node_emds(source, emd)
+    assert (internal <= t + 1e-9).all()
+    check_partition(source)
+
+
+def test_mondrian_source_rule_leaves_can_exceed_t():
+    df = toy(600, 3)
+    dec = mondrian(df, ["x", "y"], "s", 4, t=0.1, t_rule="source")
+    _, leaves = _node_emds(dec, emd_equal)
+    assert (leaves > 0.1 + 1e-9).any()
+
+
+def test_mondrian_ordered_distance_on_text_sa_needs_an_order():
+    """A text SA is never sorted as text for the ordered distance ('11K' < '3K')."""
+    df = pd.DataFrame({"x": np.arange(8), "s": ["3K", "11K", "3K", "20K", "11K", "3K", "20K", "11K"]})
+    with pytest.raises(ValueError, match="sa_values"):
+        mondrian(df, ["x"], "s", 2, t=0.3, distance="ordered")
+    with pytest.raises(ValueError, match="sa_values"):
+        mondrian(df.assign(s=df["s"].astype("category")), ["x"], "s", 2, t=0.3, distance="ordered")
+    order = ["3K", "11K", "20K"]
+    a = mondrian(df, ["x"], "s", 2, t=0.3, distance="ordered", sa_values=order)
+    b = mondrian(df.assign(s=pd.Categorical(df["s"], categories=order, ordered=True)), ["x"], "s", 2, t=0.3,
+                 distance="ordered")
+    assert a.sa_values == tuple(order) == b.sa_values
+    np.testing.assert_array_equal(a.histograms, b.histograms)
+    # the equal distance needs no order
+    assert mondrian(df, ["x"], "s", 2, t=0.3).params["distance"] == "equal"
+
+
 def test_mondrian_max_height_and_monotone_in_k():
     df = toy()
     assert mondrian(df, ["x", "y"], "s", 1, max_height=3).height <= 3
