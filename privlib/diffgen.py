@@ -21,8 +21,9 @@ Public functions
 :func:`sweep`, :func:`cross_validate`   replicated experiments (Figures 3 and 4), optionally
                                on two processes, identical results for any number of workers.
 :func:`blow_up`, :func:`scalability`   the scalability data and timings of Figure 5.
-:func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult.
-:func:`total_epsilon`          add up a budget ledger (sequential and parallel composition).
+:func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult
+                               (public domains: :data:`ADULT_DOMAINS`).
+:func:`total_epsilon`          add up a budget ledger (:func:`privlib.accounting.total_epsilon`).
 :func:`held_out_best`          "the highest point" of a curve of means, leave-one-run-out.
 
 Taxonomies
@@ -63,13 +64,14 @@ import numpy as np
 import pandas as pd
 
 from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int,
-                          check_no_nan, check_nonempty)
+                          check_finite, check_no_nan, check_nonempty, check_probability,
+                          warn_privacy_leak)
+from .accounting import Ledger, LedgerEntry, total_epsilon
 from .hierarchy import Hierarchy, HierarchyError
 from ._progress import check_progress, progress_bar
 from .mechanisms import exponential, laplace_scale
 
 __all__ = [
-    "BudgetEntry",
     "Specialization",
     "Release",
     "diffgen",
@@ -93,6 +95,9 @@ __all__ = [
     "ADULT_PREDICTORS",
     "TDS_TOPN_QIDS",
     "held_out_best",
+    "ADULT_DOMAINS",
+    "ADULT_CLASSES",
+    "MAX_H",
 ]
 
 ADULT_PREDICTORS = [
@@ -119,42 +124,32 @@ TDS_TOPN_QIDS = {
 TREE_PARAMS = {"criterion": "entropy", "min_weight_fraction_leaf": 0.003, "random_state": 0}
 MIN_LEAF_GRID = (0.0, 1e-4, 3e-4, 1e-3, 3e-3, 1e-2)
 
+#: Public domains ``[low, high)`` of the numerical Adult predictors, from the experimental
+#: set-up of Fung, Wang & Yu, "Anonymizing classification data for privacy preservation",
+#: IEEE TKDE 19(5), 2007 (the taxonomy files used by DiffGen's experiments): age 15-95,
+#: fnlwgt 0-1,500,000, education-num 1-20, capital-gain 0-100,000, capital-loss 0-5,000,
+#: hours-per-week 1-100.  They are not derived from the data.
+ADULT_DOMAINS = {
+    "age": (15.0, 95.0),
+    "fnlwgt": (0.0, 1_500_000.0),
+    "education_num": (1.0, 20.0),
+    "capital_gain": (0.0, 100_000.0),
+    "capital_loss": (0.0, 5_000.0),
+    "hours_per_week": (1.0, 100.0),
+}
+#: The public class domain of Adult (``data/adult/adult.names``: ">50K, <=50K").
+ADULT_CLASSES = ("<=50K", ">50K")
+
+#: Largest number of specializations :func:`diffgen` accepts.  The loop of Lines 6-11 costs
+#: O(h x candidates) and every specialization multiplies the generalized domain, whose every
+#: cell gets Lap(2/eps) noise; the source uses h <= 16.
+MAX_H = 1000
+
 #: Line 12 materializes every cell of the generalized domain up to this many cells; above it,
 #: the noise of the empty cells is drawn sparsely (same distribution, see ``_noisy_counts``).
 DENSE_CELLS = 1 << 22
 #: Refuse to release more noisy rows than this (the noise would swamp the data anyway).
 MAX_RELEASED_ROWS = 20_000_000
-
-
-# ============================================================================ ledger
-@dataclass(frozen=True)
-class BudgetEntry:
-    """One mechanism call of a DP algorithm and the budget it spent.
-
-    ``composition`` is ``"sequential"`` (adds up) or ``"parallel"``: the entries sharing a
-    ``group`` ran on disjoint data, so the group costs its largest ``eps`` (Lemma 4.2).
-    """
-
-    step: str
-    mechanism: str
-    eps: float
-    composition: str
-    group: str = ""
-    detail: str = ""
-
-
-def total_epsilon(budget) -> float:
-    """Total eps of a ledger: sum of the sequential entries plus, for each parallel group, the
-    largest eps in the group (Lemmas 4.1 and 4.2 of the source)."""
-    seq = 0.0
-    groups: dict = {}
-    for e in budget:
-        check_in(e.composition, "composition", ("sequential", "parallel"))
-        if e.composition == "sequential":
-            seq += e.eps
-        else:
-            groups[e.group] = max(groups.get(e.group, 0.0), e.eps)
-    return seq + sum(groups.values())
 
 
 @dataclass(frozen=True)
@@ -237,14 +232,26 @@ class _Numerical:
         self.high = float(high)
 
     def encode(self, values, what: str) -> np.ndarray:
-        x = pd.to_numeric(pd.Series(values), errors="coerce").to_numpy(dtype=float)
+        values = pd.Series(values)
+        if not (pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_complex_dtype(values)):
+            raise TypeError(f"{what}: column {self.name!r} has a numerical domain in taxonomies but holds "
+                            f"non-numeric values of dtype {values.dtype}")
+        if values.dtype.kind in "iu":  # plain numpy integers: no missing values
+            xi = values.to_numpy()
+            if len(xi) and (xi.max() > 2 ** 53 or (xi.dtype.kind == "i" and xi.min() < -2 ** 53)):
+                raise ValueError(f"{what}: integer values of {self.name!r} beyond 2**53 in magnitude (got "
+                                 f"{max(abs(int(xi.min())), int(xi.max()))}) cannot be split exactly in "
+                                 f"floating point; rescale them")
+            x = xi.astype(float)
+        else:
+            x = values.to_numpy(dtype=float, na_value=np.nan)
         bad = ~((x >= self.low) & (x < self.high))
         if bad.any():
             check_no_nan(pd.DataFrame({self.name: x}), what)
-            shown = pd.Series(values)[bad].unique()[:5].tolist()
+            shown = values[bad].unique()[:5].tolist()
             raise HierarchyError(
-                f"{what}: value(s) {shown} of numerical attribute {self.name!r} outside its domain "
-                f"[{_fmt(self.low)}, {_fmt(self.high)})")
+                f"{what}: value(s) {shown} of numerical attribute {self.name!r} outside its public domain "
+                f"[{_fmt(self.low)}, {_fmt(self.high)}) given in taxonomies[{self.name!r}]")
         return x
 
 
@@ -276,7 +283,7 @@ def _make_attrs(df, predictors, taxonomies) -> list:
               and all(isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, bool)
                       for v in t)):
             lo, hi = float(t[0]), float(t[1])
-            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi):
+            if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi and _splittable(lo, hi)):
                 raise ValueError(f"taxonomies[{a!r}]: expected a numerical domain (low, high) with "
                                  f"low < high, got {t!r}")
             if not pd.api.types.is_numeric_dtype(df[a]):
@@ -309,6 +316,8 @@ class _Prepared:
 
 
 def _check_target(df, target):
+    if isinstance(target, (list, tuple, set, dict, np.ndarray, pd.Index)):
+        raise TypeError(f"target: expected one column name, got {type(target).__name__} {target!r}")
     col = df[target]
     if pd.api.types.is_float_dtype(col) or pd.api.types.is_complex_dtype(col):
         raise TypeError(f"target: the class attribute {target!r} must be categorical, got a "
@@ -320,12 +329,22 @@ def _validate(df, predictors, target, taxonomies):
         raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     if isinstance(predictors, str):
         predictors = [predictors]
+    if not isinstance(predictors, (list, tuple, pd.Index, np.ndarray)):
+        raise TypeError(f"predictors: expected a list of column names, got {type(predictors).__name__} "
+                        f"{predictors!r}")
     predictors = list(predictors)
     if not predictors:
         raise ValueError("predictors: expected at least one predictor attribute, got none")
-    check_columns(df, predictors + [target], "predictors/target")
+    if len(set(predictors)) != len(predictors):
+        dup = sorted({str(a) for a in predictors if predictors.count(a) > 1})
+        raise ValueError(f"predictors: expected distinct attributes, got {dup} more than once")
+    if isinstance(target, (list, tuple, set, dict, np.ndarray, pd.Index)):
+        raise TypeError(f"target: expected one column name, got {type(target).__name__} {target!r}")
+    check_columns(df, predictors, "predictors")
+    check_columns(df, [target], "target")
     if target in predictors:
         raise ValueError(f"target: the class attribute {target!r} is also listed as a predictor")
+    _check_unique_used(df, predictors + [target], "df")
     check_nonempty(df, "df")
     if df[target].isna().any():
         check_no_nan(df, "df", [target])
@@ -334,14 +353,54 @@ def _validate(df, predictors, target, taxonomies):
     return predictors, attrs
 
 
-def _prepare(df, predictors, target, taxonomies, classes=None) -> _Prepared:
-    predictors, attrs = _validate(df, predictors, target, taxonomies)
-    if classes is None:
-        classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+def _check_unique_used(df, columns, name):
+    """The columns used are not duplicated in ``df`` (``df[c]`` would be a frame)."""
+    dup = df.columns[df.columns.duplicated()]
+    bad = sorted({str(c) for c in dup if c in set(columns)})
+    if bad:
+        raise ValueError(f"{name}: duplicated column name(s) {bad}; rename them so that every column "
+                         f"has one name")
+
+
+def _check_classes(classes) -> np.ndarray:
+    """A public class domain: a non-empty sequence of distinct, non-missing labels."""
+    if isinstance(classes, (str, bytes)) or not isinstance(classes, (list, tuple, np.ndarray, pd.Index)):
+        raise TypeError(f"classes: expected a list of class labels, got {type(classes).__name__} {classes!r}")
+    out = np.empty(len(classes), dtype=object)
+    out[:] = list(classes)
+    if len(out) == 0:
+        raise ValueError("classes: expected at least one class label, got none")
+    if pd.isna(pd.Series(out, dtype=object)).any():
+        raise ValueError(f"classes: expected class labels, got a missing value in {list(out)}")
+    if pd.Index(out).has_duplicates:
+        raise ValueError(f"classes: expected distinct class labels, got {list(out)}")
+    return out
+
+
+def _derive_classes(df, target, fn: str) -> np.ndarray:
+    """The class labels read from the data (published outside the budget: warned about)."""
+    warn_privacy_leak(
+        f"classes: not given; {fn} derives the class domain from the data's {target!r} values and "
+        f"publishes it outside the privacy budget (a record with a unique class is told apart). "
+        f"Pass the public class domain, e.g. classes={list(ADULT_CLASSES)!r} for Adult.", stacklevel=4)
+    return np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+
+
+def _class_codes(df, target, classes) -> np.ndarray:
     y = pd.Index(classes).get_indexer(df[target].to_numpy())
     if (y < 0).any():
-        raise ValueError(f"target: class value(s) {sorted(set(df[target][y < 0]), key=str)[:5]} not in "
-                         f"the class domain {list(classes)}")
+        raise ValueError(f"classes: class value(s) {sorted(set(df[target][y < 0]), key=str)[:5]} of "
+                         f"{target!r} in the data are not in the class domain {list(classes)}")
+    return y
+
+
+def _prepare(df, predictors, target, taxonomies, classes=None) -> _Prepared:
+    predictors, attrs = _validate(df, predictors, target, taxonomies)
+    if classes is None:  # internal callers that do not publish the class domain (TDS, BA, cuts)
+        classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+    else:
+        classes = _check_classes(classes)
+    y = _class_codes(df, target, classes)
     K = len(classes)
     raw, vals, cum = [], [], []
     for a in attrs:
@@ -455,10 +514,13 @@ class Release:
     class_codes, counts : class index and released count of each row (rows with count 0 are
         not listed; every other cell of the generalized domain was released as 0).
     history : the specializations performed, in order.
-    budget : the ledger, one :class:`BudgetEntry` per mechanism call (empty for TDS).
+    ledger : :class:`privlib.accounting.Ledger`, one entry per mechanism call (``detail``
+        names the line of Algorithm 1); empty for TDS.
     eps, eps_prime, h, utility, method : the parameters (``method`` is "diffgen" or "tds").
-    eps_unspent : budget reserved for Line 9 in iterations that specialized a categorical
-        value (Line 9 then does not run), so ``total_epsilon(budget) + eps_unspent == eps``.
+    eps_unspent : budget reserved but not spent: eps' per iteration that specialized a
+        categorical value (Line 9 then does not run), and the eps/2 of Lines 3-11 when there
+        is nothing to choose (h = 0 with categorical predictors only), so that
+        ``eps_spent + eps_unspent == eps``.
     domain_cells : number of cells (groups x classes) of the generalized domain.
     """
 
@@ -473,7 +535,7 @@ class Release:
     class_codes: np.ndarray = field(repr=False)
     counts: np.ndarray = field(repr=False)
     history: tuple = ()
-    budget: tuple = ()
+    ledger: Ledger = field(default_factory=Ledger)
     eps: float | None = None
     eps_prime: float | None = None
     h: int | None = None
@@ -509,6 +571,7 @@ class Release:
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
         check_columns(df, list(self.predictors), "predictors")
+        _check_unique_used(df, list(self.predictors), "df")
         out = np.empty((len(df), len(self.predictors)), dtype=np.int64)
         for j, a in enumerate(self.attrs):
             x = a.encode(df[a.name], "df")
@@ -525,9 +588,10 @@ class Release:
             out[a] = np.asarray(self.cuts[a], dtype=object)[codes[:, j]]
         return out
 
+    @property
     def eps_spent(self) -> float:
-        """:func:`total_epsilon` of the ledger."""
-        return total_epsilon(self.budget)
+        """Total eps of the ledger (:meth:`privlib.accounting.Ledger.total`; 0 for TDS)."""
+        return self.ledger.total()
 
 
 def _code_under_cut(a, x, cut) -> np.ndarray:
@@ -644,7 +708,7 @@ def _specialize(a, cut: list, key, split, iteration: int, score: float):
 
 # ============================================================================ DiffGen
 def _check_h(prep, h):
-    h = check_int(h, "h", minimum=0)
+    h = check_int(h, "h", minimum=0, maximum=MAX_H)
     if not any(a.kind == "numerical" for a in prep.attrs):
         room = sum(a.n_internal for a in prep.attrs)
         if h > room:
@@ -654,7 +718,17 @@ def _check_h(prep, h):
     return h
 
 
-def diffgen(df, predictors, target, taxonomies, eps, h, utility="max", rng=0) -> Release:
+def _check_diffgen_args(eps, h, utility):
+    """Validate the scalar arguments of :func:`diffgen` before touching the data."""
+    eps = check_epsilon(eps)
+    h = check_int(h, "h", minimum=0, maximum=MAX_H)
+    if not isinstance(utility, str):
+        raise TypeError(f"utility: expected one of {list(_SCORES)}, got {type(utility).__name__} {utility!r}")
+    check_in(utility, "utility", tuple(_SCORES))
+    return eps, h, utility
+
+
+def diffgen(df, predictors, target, taxonomies, eps, h, utility="max", *, classes=None, rng) -> Release:
     """Release ``df`` under eps-differential privacy by DiffGen (Algorithm 1).
 
     Parameters
@@ -662,29 +736,38 @@ def diffgen(df, predictors, target, taxonomies, eps, h, utility="max", rng=0) ->
     df : pandas.DataFrame
         The raw table D (no missing values).
     predictors : list of str
-        Predictor attributes A^pr.
+        Predictor attributes A^pr (distinct).
     target : str
         The class attribute A^cls (categorical: strings, integers, booleans; not floats).
     taxonomies : dict
         Every predictor -> :class:`~privlib.hierarchy.Hierarchy` (categorical) or its public
-        numerical domain ``(low, high)``, meaning ``[low, high)``.
+        numerical domain ``(low, high)``, meaning ``[low, high)`` (e.g. :data:`ADULT_DOMAINS`);
+        a value outside it is an error.
     eps : float
         Privacy budget, > 0.
     h : int
-        Number of specializations, >= 0.  With only categorical predictors, at most the number
-        of non-leaf taxonomy values (beyond that there is nothing left to specialize: the cut
-        is the leaves and the release is the noisy contingency table); with a numerical
-        predictor any ``h`` is possible, as intervals can always be split again.
+        Number of specializations, 0 <= h <= :data:`MAX_H`.  With only categorical predictors,
+        at most the number of non-leaf taxonomy values (beyond that there is nothing left to
+        specialize: the cut is the leaves and the release is the noisy contingency table);
+        with a numerical predictor larger ``h`` are possible, as intervals can be split again,
+        until the generalized domain becomes too large to release.
     utility : {"max", "infogain"}
         Score of a candidate: Max (Equation 4, sensitivity 1) or InfoGain (Equation 3,
         sensitivity log2 |classes|).
+    classes : sequence, optional
+        The public class domain (e.g. :data:`ADULT_CLASSES`).  Every class gets a noisy count
+        in every group, whether or not a record holds it.  When omitted the domain is read
+        from the data -- a release then tells apart a neighbour holding a unique class at any
+        eps -- and a :class:`~privlib.PrivacyLeakWarning` is issued.
     rng : int or numpy.random.Generator
+        Required, keyword-only.
 
     Returns
     -------
     Release
         Noisy counts of every non-empty released cell, the cuts, the history of
-        specializations and the budget ledger:
+        specializations and the :class:`~privlib.accounting.Ledger` (``detail`` names the line
+        of Algorithm 1):
 
         * Line 3: ``eps' = eps / (2 (|A_n^pr| + 2h))``;
         * Line 4: one exponential mechanism per numerical predictor (eps' each, sequential):
@@ -697,41 +780,61 @@ def diffgen(df, predictors, target, taxonomies, eps, h, utility="max", rng=0) ->
         * Line 12: Laplace noise Lap(2/eps) on the count of every group x class of the
           generalized domain (eps/2, parallel: the groups are disjoint), rounded to the
           nearest non-negative integer.
+
+        ``eps_spent + eps_unspent == eps`` (Theorem 4.1); the ledger is checked against
+        ``eps`` before the release is returned.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument; the message names it (``eps``, ``h``, ``utility``, ``predictors``,
+        ``target``, ``taxonomies``, ``classes``, ``df``).
     """
-    eps = check_epsilon(eps)
-    check_in(utility, "utility", tuple(_SCORES))
+    eps, h, utility = _check_diffgen_args(eps, h, utility)
     gen = as_generator(rng)
-    prep = _prepare(df, predictors, target, taxonomies)
+    predictors, _ = _validate(df, predictors, target, taxonomies)
+    if classes is None:
+        classes = _derive_classes(df, target, "diffgen")
+    prep = _prepare(df, predictors, target, taxonomies, classes=classes)
     return _diffgen(prep, eps, h, utility, gen)
+
+
+def _splittable(lo: float, hi: float) -> bool:
+    """An interval [lo, hi) holds a split point s with lo < s < hi (floating point)."""
+    return bool(np.nextafter(lo, hi) < hi)
 
 
 def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     h = _check_h(prep, h)
     K = prep.K
     if utility == "infogain" and K < 2:
-        raise ValueError("utility: InfoGain needs at least 2 classes (its sensitivity log2 |classes| is 0)")
+        raise ValueError(f"utility: InfoGain needs at least 2 classes (its sensitivity log2 |classes| is 0); "
+                         f"the class domain is {list(prep.classes)}")
     du = _sensitivity(utility, max(K, 2))
     score_fn = _SCORES[utility]
     n_num = sum(a.kind == "numerical" for a in prep.attrs)
     denom = 2 * (n_num + 2 * h)
     eps_p = eps / denom if denom > 0 else 0.0
-    ledger: list = []
+    entries: list = []
     history: list = []
+    line9_iterations = 0
+    p_empty = 0.5 * math.exp(-eps / 4.0)  # P(an empty cell is released), Lap(2/eps) rounded >= 1
 
     # Lines 1-2: the topmost cut
     cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
     # candidates: (attribute index, key, score, split); key = node id or (lo, hi)
     cands: list = []
 
-    def choose_split(a_idx, lo, hi, step, group):
+    def choose_split(a_idx, lo, hi, line, group):
         left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
         u = _num_scores(left, total, utility)
         j = exponential(u, eps_p, du, rng=gen, base_measure=lengths)
         s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
         if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
             s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
-        ledger.append(BudgetEntry(step, "exponential", eps_p, "parallel" if group else "sequential", group,
-                                  f"split point of {prep.attrs[a_idx].name} {_interval_label(lo, hi)}"))
+        entries.append(LedgerEntry("exponential", eps_p, "parallel" if group else "sequential", group=group,
+                                   detail=f"Algorithm 1, line {line}: split point of {prep.attrs[a_idx].name} "
+                                          f"{_interval_label(lo, hi)}"))
         return float(s), float(u[j])
 
     def add_cat(a_idx, node):
@@ -742,40 +845,56 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     # Line 4 (split values of the numerical candidates) and Line 5 (scores)
     for a_idx, a in enumerate(prep.attrs):
         if a.kind == "numerical":
-            s, u = choose_split(a_idx, a.low, a.high, "Line 4", "")
+            s, u = choose_split(a_idx, a.low, a.high, 4, "")
             cands.append((a_idx, (a.low, a.high), u, s))
         else:
             add_cat(a_idx, 0)
 
+    sizes = [1] * len(prep.attrs)
     # Lines 6-11
     for it in range(1, h + 1):
-        if not cands:  # pragma: no cover - prevented by _check_h
-            raise ValueError(f"h: no candidate left to specialize at iteration {it}")
+        if not cands:
+            raise ValueError(f"h: no candidate left to specialize at iteration {it} (every interval is "
+                             f"too narrow to split further); expected h <= {it - 1}, got {h}")
         u = np.array([c[2] for c in cands])
         pick = exponential(u, eps_p, du, rng=gen)
-        ledger.append(BudgetEntry("Line 7", "exponential", eps_p, "sequential", "",
-                                  f"iteration {it}: candidate selection among {len(cands)}"))
+        entries.append(LedgerEntry("exponential", eps_p, "sequential",
+                                   detail=f"Algorithm 1, line 7: iteration {it}, candidate selection "
+                                          f"among {len(cands)}"))
         a_idx, key, score, split = cands.pop(pick)
         a = prep.attrs[a_idx]
         new, spec = _specialize(a, cut_nodes[a_idx], key, split, it, score)  # Line 8
+        sizes[a_idx] += len(new) - 1
         if a.kind == "categorical":
             for c in new:
                 add_cat(a_idx, c)
         else:
-            group = f"Line 9, iteration {it}"
+            group = f"Algorithm 1, line 9, iteration {it}"
+            ran = False
             for clo, chi in new:
-                s, uu = choose_split(a_idx, clo, chi, "Line 9", group)
-                cands.append((a_idx, (clo, chi), uu, s))
+                if _splittable(clo, chi):
+                    s, uu = choose_split(a_idx, clo, chi, 9, group)
+                    cands.append((a_idx, (clo, chi), uu, s))
+                    ran = True
+            line9_iterations += ran
         history.append(spec)
+        # the generalized domain must stay releasable (checked as it grows, not after h steps)
+        cells = math.prod(sizes) * K
+        if cells >= 2 ** 62 or (cells > DENSE_CELLS and (cells - prep.n) * p_empty > 2 * MAX_RELEASED_ROWS):
+            raise ValueError(f"h: after {it} specializations the generalized domain has {cells:,} cells, "
+                             f"too many to release with noise; use fewer specializations than {h}")
 
     # Line 12
     key, sizes, n_groups = _group_keys(prep, cut_nodes)
     cells, counts = _noisy_counts(key, prep.y, K, n_groups, eps / 2.0, gen)
-    ledger.append(BudgetEntry("Line 12", "laplace", eps / 2.0, "parallel", "Line 12",
-                              f"Lap(2/eps) on {n_groups * K:,} disjoint group x class counts"))
-    n_line9 = sum(1 for e in ledger if e.step == "Line 9") // 2
-    unspent = eps_p * (h - n_line9)
-    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=tuple(ledger),
+    entries.append(LedgerEntry("laplace", eps / 2.0, "parallel", group="Algorithm 1, line 12",
+                               detail=f"Algorithm 1, line 12: Lap(2/eps) on {n_groups * K:,} disjoint "
+                                      f"group x class counts"))
+    # reserved and not spent: Line 9 of the iterations that did not split an interval; with
+    # nothing to choose at all (eps' undefined), the half of eps of Lines 3-11
+    unspent = eps_p * (h - line9_iterations) if denom > 0 else eps / 2.0
+    ledger = Ledger(entries).check(eps)
+    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), ledger=ledger,
                           eps=eps, eps_prime=eps_p, h=h, utility=utility, method="diffgen",
                           eps_unspent=unspent, domain_cells=n_groups * K)
 
@@ -942,7 +1061,7 @@ def _tds(prep: _Prepared, k: int, qid=None) -> Release:
     if qid is None:
         key_, sizes, n_groups = _group_keys(prep, cut_nodes)
         cells, counts = np.unique(key_ * prep.K + prep.y, return_counts=True)
-        return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), budget=(), method="tds",
+        return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), method="tds",
                               domain_cells=n_groups * prep.K)
     # raw non-QID attributes: the domain can exceed int64, so count the occurring rows directly
     codes = np.column_stack([_code_under_cut(a, x, c) for a, x, c in zip(prep.attrs, prep.raw, cut_nodes)]
@@ -951,7 +1070,7 @@ def _tds(prep: _Prepared, k: int, qid=None) -> Release:
     n_groups = 1
     for a, c in zip(prep.attrs, cut_nodes):
         n_groups *= len(c) if a.kind == "categorical" else len(c) - 1
-    return _build_release(prep, cut_nodes, None, counts, codes=rows, history=tuple(history), budget=(),
+    return _build_release(prep, cut_nodes, None, counts, codes=rows, history=tuple(history),
                           method="tds", domain_cells=n_groups * prep.K)
 
 
@@ -984,8 +1103,19 @@ def _release_accuracy(release: Release, test_codes: np.ndarray, y_test: np.ndarr
 
 def _test_labels(release, test):
     check_columns(test, [release.target], "target")
-    y = pd.Index(list(release.classes)).get_indexer(test[release.target].to_numpy())
-    return y  # unknown classes -> -1, never predicted: counted as errors
+    return _test_classes(test, release.target, release.classes)
+
+
+def _test_classes(test, target, classes):
+    """Class index of every test record; a class outside the domain is an error (it could
+    never be predicted, and counting it as a miss would silently lower the accuracy)."""
+    check_no_nan(test, "test", [target])
+    y = pd.Index(list(classes)).get_indexer(test[target].to_numpy())
+    if (y < 0).any():
+        raise ValueError(f"test: class value(s) {sorted(set(test[target][y < 0]), key=str)[:5]} of "
+                         f"{target!r} are not in the class domain {list(classes)}; pass classes= with "
+                         f"every class")
+    return y
 
 
 def accuracy(release: Release, test, tree_params=None) -> float:
@@ -999,9 +1129,12 @@ def accuracy(release: Release, test, tree_params=None) -> float:
     """
     if not isinstance(release, Release):
         raise TypeError(f"release: expected a Release, got {type(release).__name__}")
+    if not isinstance(test, pd.DataFrame):
+        raise TypeError(f"test: expected a pandas DataFrame, got {type(test).__name__}")
     check_nonempty(test, "test")
+    y = _test_labels(release, test)
     codes = release.encode(test)
-    return _release_accuracy(release, codes, _test_labels(release, test), tree_params)
+    return _release_accuracy(release, codes, y, tree_params)
 
 
 def baseline_accuracy(train, test, predictors, target, taxonomies, tree_params=None) -> float:
@@ -1013,16 +1146,22 @@ def baseline_accuracy(train, test, predictors, target, taxonomies, tree_params=N
     return float(np.mean(clf.predict(_features(tprep[0])) == tprep[1]))
 
 
-def select_min_leaf(train, predictors, target, taxonomies, grid=MIN_LEAF_GRID, folds=5) -> pd.DataFrame:
+def select_min_leaf(train, predictors, target, taxonomies, grid=MIN_LEAF_GRID, folds=5, *, rng) -> pd.DataFrame:
     """Cross-validated accuracy of the raw-data tree for each ``min_weight_fraction_leaf``.
 
     How :data:`TREE_PARAMS` was chosen: C4.5 prunes its trees, scikit-learn's trees do not,
-    and an unpruned tree over-fits Adult (about 81% instead of 85%)."""
+    and an unpruned tree over-fits Adult (about 81% instead of 85%).
+
+    ``rng`` (required, keyword-only) shuffles the folds: an int below 2**32 is passed to
+    scikit-learn's ``StratifiedKFold`` as its ``random_state`` (the chapter uses 0), a
+    Generator draws that seed."""
     from sklearn.model_selection import StratifiedKFold, cross_val_score
     folds = check_int(folds, "folds", minimum=2)
+    gen = as_generator(rng)
+    seed = int(rng) if not isinstance(rng, np.random.Generator) and int(rng) < 2 ** 32 else int(gen.integers(2 ** 32))
     prep = _prepare(train, predictors, target, taxonomies)
     X = _features(prep.raw)
-    cv = StratifiedKFold(folds, shuffle=True, random_state=0)
+    cv = StratifiedKFold(folds, shuffle=True, random_state=seed)
     rows = [{"min_weight_fraction_leaf": m,
              "cv_accuracy": float(cross_val_score(_tree({"min_weight_fraction_leaf": m}), X, prep.y, cv=cv).mean())}
             for m in grid]
@@ -1030,12 +1169,17 @@ def select_min_leaf(train, predictors, target, taxonomies, grid=MIN_LEAF_GRID, f
 
 
 def lower_bound_accuracy(train, test, target) -> float:
-    """LA: accuracy with every predictor removed -- predict the training majority class."""
-    check_nonempty(train, "train")
-    check_nonempty(test, "test")
-    check_columns(train, [target], "target")
-    check_columns(test, [target], "target")
+    """LA: accuracy with every predictor removed -- predict the training majority class
+    (ties: the smallest label)."""
+    for name, d in (("train", train), ("test", test)):
+        if not isinstance(d, pd.DataFrame):
+            raise TypeError(f"{name}: expected a pandas DataFrame, got {type(d).__name__}")
+        check_nonempty(d, name)
+        check_columns(d, [target], "target")
+        _check_unique_used(d, [target], name)
+        check_no_nan(d, name, [target])
     counts = train[target].value_counts()
+    counts = counts.iloc[np.argsort(counts.index.astype(str), kind="stable")]
     top = counts.index[np.argmax(counts.to_numpy())]
     return float(np.mean(test[target].to_numpy() == top))
 
@@ -1045,9 +1189,9 @@ def _encode_test(prep, test):
         raise TypeError(f"test: expected a pandas DataFrame, got {type(test).__name__}")
     check_nonempty(test, "test")
     check_columns(test, prep.predictors + [prep.target], "test columns")
-    check_no_nan(test, "test", [prep.target])
+    _check_unique_used(test, prep.predictors + [prep.target], "test")
+    y = _test_classes(test, prep.target, prep.classes)
     raw = [a.encode(test[a.name], "test") for a in prep.attrs]
-    y = pd.Index(list(prep.classes)).get_indexer(test[prep.target].to_numpy())
     return raw, y
 
 
@@ -1066,7 +1210,11 @@ def _cut_from_spec(a, spec):
             raise ValueError(f"cuts[{a.name!r}]: {list(spec)} is not a cut (every leaf must lie under "
                              f"exactly one value)")
         return nodes
+    if isinstance(spec, (str, bytes)) or not hasattr(spec, "__iter__"):
+        raise TypeError(f"cuts[{a.name!r}]: expected a list of split points, got {spec!r}")
     pts = sorted(float(s) for s in spec)
+    if len(set(pts)) != len(pts):
+        raise ValueError(f"cuts[{a.name!r}]: expected distinct split points, got {pts}")
     if any(not a.low < s < a.high for s in pts):
         raise ValueError(f"cuts[{a.name!r}]: split points must lie inside ({a.low:g}, {a.high:g}), got {pts}")
     return [a.low, *pts, a.high]
@@ -1079,7 +1227,14 @@ def _cuts_release(df, predictors, target, taxonomies, cuts):
     else:
         tmp = df
     prep = _prepare(tmp, predictors, target, taxonomies)
-    cuts = cuts or {}
+    if cuts is None:
+        cuts = {}
+    if not isinstance(cuts, dict):
+        raise TypeError(f"cuts: expected a dict predictor -> cut, got {type(cuts).__name__} {cuts!r}")
+    unknown = [a for a in cuts if a not in prep.predictors]
+    if unknown:
+        raise ValueError(f"cuts: attribute(s) {unknown} are not predictors; expected a subset of "
+                         f"{list(prep.predictors)}")
     cut_nodes = []
     for a in prep.attrs:
         spec = cuts.get(a.name)
@@ -1258,12 +1413,24 @@ def _seed_of(rng) -> int:
     return int(rng)
 
 
+def _check_list(values, name):
+    if isinstance(values, (str, bytes)) or not hasattr(values, "__iter__"):
+        raise TypeError(f"{name}: expected a list, got {type(values).__name__} {values!r}")
+    values = list(values)
+    if not values:
+        raise ValueError(f"{name}: expected at least one value, got none")
+    return values
+
+
 def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, utilities=("max",), runs=10,
-          rng=0, workers=1, progress=False, tree_params=None) -> pd.DataFrame:
+          *, rng, classes=None, workers=1, progress=False, tree_params=None) -> pd.DataFrame:
     """Figure 3: CA of DiffGen for every (utility, eps, h), ``runs`` runs each.
 
-    Run ``i`` of the task list is seeded with ``SeedSequence([seed, i])``, so the results do
-    not depend on ``workers`` (processes; 2 uses both cores of the book's CI machine).
+    ``rng`` (required, keyword-only; int or Generator) gives the seed; run ``i`` of the task
+    list is seeded with ``SeedSequence([seed, i])``, so the results do not depend on
+    ``workers`` (processes; 2 uses both cores of the book's CI machine).  ``classes``: the
+    public class domain (see :func:`diffgen`; omitted: read from ``train``, with a
+    :class:`~privlib.PrivacyLeakWarning`).  Test records whose class is outside it are an error.
 
     Returns a DataFrame ``utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released
     rows with a positive count; ``cells``: size of the generalized domain; ``seconds``: time
@@ -1274,12 +1441,15 @@ def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, uti
     """
     check_progress(progress)
     runs = check_int(runs, "runs", minimum=1)
-    for u in utilities:
-        check_in(u, "utility", tuple(_SCORES))
-    eps_values = [check_epsilon(e) for e in eps_values]
-    h_values = [check_int(h, "h", minimum=0) for h in h_values]
+    for u in _check_list(utilities, "utilities"):
+        check_in(u, "utilities", tuple(_SCORES))
+    eps_values = [check_epsilon(e, "eps_values") for e in _check_list(eps_values, "eps_values")]
+    h_values = [check_int(h, "h_values", minimum=0, maximum=MAX_H) for h in _check_list(h_values, "h_values")]
     seed = _seed_of(rng)
-    prep = _prepare(train, predictors, target, taxonomies)
+    _validate(train, predictors, target, taxonomies)
+    if classes is None:
+        classes = _derive_classes(train, target, "sweep")
+    prep = _prepare(train, predictors, target, taxonomies, classes=classes)
     for h in h_values:
         _check_h(prep, h)
     test_enc = _encode_test(prep, test)
@@ -1314,6 +1484,7 @@ def held_out_best(results, by="h", value="ca", run="run") -> pd.DataFrame:
     if not isinstance(results, pd.DataFrame):
         raise TypeError(f"results: expected a pandas DataFrame, got {type(results).__name__}")
     check_columns(results, [by, value, run], "results")
+    check_no_nan(results, "results", [by, value, run])
     table = results.pivot_table(index=run, columns=by, values=value, aggfunc="mean")
     if len(table) < 2:
         raise ValueError(f"results: expected at least 2 runs to hold one out, got {len(table)}")
@@ -1327,13 +1498,16 @@ def held_out_best(results, by="h", value="ca", run="run") -> pd.DataFrame:
 
 
 def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, utility="max", k=None, folds=10,
-                   repeats=1, rng=0, workers=1, progress=False, tree_params=None, qid=None) -> pd.DataFrame:
+                   repeats=1, *, rng, classes=None, workers=1, progress=False, tree_params=None,
+                   qid=None) -> pd.DataFrame:
     """Figure 4: ``repeats`` runs of ``folds``-fold cross-validation of DiffGen (one row per
     eps, fold and repeat) and, when ``k`` is given, of TDS with threshold ``k`` and
     quasi-identifier ``qid`` (see :func:`tds`; None: all predictors).
 
-    Fold ``f`` of repeat ``r`` is drawn from ``SeedSequence([seed, r])``; results do not depend
-    on ``workers``.  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
+    ``rng`` (required, keyword-only) gives the seed: fold ``f`` of repeat ``r`` is drawn from
+    ``SeedSequence([seed, r])``; results do not depend on ``workers``.  ``classes``: the public
+    class domain (omitted: read from ``df``, with a :class:`~privlib.PrivacyLeakWarning` when
+    DiffGen runs).  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
 
     ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
@@ -1342,12 +1516,28 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
     folds = check_int(folds, "folds", minimum=2)
     repeats = check_int(repeats, "repeats", minimum=1)
     check_in(utility, "utility", tuple(_SCORES))
-    eps_values = [check_epsilon(e) for e in eps_values]
+    if isinstance(eps_values, (str, bytes)) or not hasattr(eps_values, "__iter__"):
+        raise TypeError(f"eps_values: expected a list, got {type(eps_values).__name__} {eps_values!r}")
+    eps_values = [check_epsilon(e, "eps_values") for e in eps_values]
+    if not eps_values and k is None:
+        raise ValueError("eps_values: expected at least one eps (or a k for TDS), got nothing to run")
+    h = check_int(h, "h", minimum=0, maximum=MAX_H)
+    if k is not None:
+        k = check_int(k, "k", minimum=1)
     seed = _seed_of(rng)
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     check_nonempty(df, "df")
     predictors, _ = _validate(df, predictors, target, taxonomies)
+    if len(df) < folds:
+        raise ValueError(f"folds: expected at most the number of records ({len(df)}), got {folds}")
     qid = _check_qid(qid, predictors)
-    classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
+    if classes is not None:
+        classes = _check_classes(classes)
+    elif eps_values:
+        classes = _derive_classes(df, target, "cross_validate")
+    else:  # TDS only: no DP release, the class domain is not published under a budget
+        classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
     fold_data = {}
     for r in range(repeats):
         perm = np.random.default_rng(np.random.SeedSequence([seed, r])).permutation(len(df))
@@ -1361,7 +1551,6 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
         _check_h(next(iter(fold_data.values()))[0], h)
     grid = [("diffgen", e, r, f) for e in eps_values for r in range(repeats) for f in range(folds)]
     if k is not None:
-        k = check_int(k, "k", minimum=1)
         grid += [("tds", None, r, f) for r in range(repeats) for f in range(folds)]
     tasks = [(i, e, (h if m == "diffgen" else k), (utility if m == "diffgen" else "tds"), seed, (r, f))
              for i, (m, e, r, f) in enumerate(grid)]
@@ -1371,16 +1560,24 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
                          for i, (m, e, r, f) in enumerate(grid)])
 
 
-def blow_up(df, n_records, columns, p_replace=0.5, rng=0) -> pd.DataFrame:
+def blow_up(df, n_records, columns, p_replace=0.5, *, rng) -> pd.DataFrame:
     """Figure 5's scalability data: each record plus alpha - 1 variations of it.
 
     A variation copies the record and replaces each attribute of ``columns`` with probability
     ``p_replace`` by a value drawn uniformly from that attribute's domain (the distinct values
     occurring in ``df``).  The original records come first; the table is cut at ``n_records``.
+    ``rng`` (required, keyword-only): int or Generator.  (A test-data generator, not a DP
+    function: the replacement values are the data's own.)
     """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
     check_nonempty(df, "df")
     n_records = check_int(n_records, "n_records", minimum=1)
     columns = check_columns(df, columns, "columns")
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"columns: expected distinct columns, got {columns}")
+    _check_unique_used(df, columns, "df")
+    p_replace = check_probability(p_replace, "p_replace")
     gen = as_generator(rng)
     alpha = -(-n_records // len(df))
     base = df.reset_index(drop=True)
@@ -1398,26 +1595,33 @@ def blow_up(df, n_records, columns, p_replace=0.5, rng=0) -> pd.DataFrame:
     return pd.concat([base, out], ignore_index=True)
 
 
-def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utility="max", rng=0,
-                progress=False) -> pd.DataFrame:
+def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utility="max", *, rng,
+                classes=None, progress=False) -> pd.DataFrame:
     """Figure 5: time DiffGen (from the raw DataFrame to the release) on blown-up tables.
 
     For each size ``n`` the table is :func:`blow_up` to ``n`` records (not timed), then one
     :func:`diffgen` run is timed with ``time.perf_counter``.  Returns ``records, seconds,
-    rows, cells`` (``seconds`` varies from one execution to the next).
+    rows, cells`` (``seconds`` varies from one execution to the next).  ``rng`` (required,
+    keyword-only) gives the seed; ``classes`` is passed to :func:`diffgen` (omitted: read from
+    ``df``, with a :class:`~privlib.PrivacyLeakWarning`).
 
     ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
     """
     check_progress(progress)
+    eps, h, utility = _check_diffgen_args(eps, h, utility)
     seed = _seed_of(rng)
-    sizes = list(sizes)
+    sizes = [check_int(n, "sizes", minimum=1) for n in _check_list(sizes, "sizes")]
+    predictors, _ = _validate(df, predictors, target, taxonomies)
+    if classes is None:
+        classes = _derive_classes(df, target, "scalability")
+    classes = _check_classes(classes)
     bar = progress_bar(len(sizes), "scalability", progress)
     rows = []
     for i, n in enumerate(sizes):
         big = blow_up(df, n, predictors, rng=np.random.default_rng(np.random.SeedSequence([seed, i, 0])))
         t0 = time.perf_counter()
-        rel = diffgen(big, predictors, target, taxonomies, eps, h, utility,
+        rel = diffgen(big, predictors, target, taxonomies, eps, h, utility, classes=classes,
                       rng=np.random.default_rng(np.random.SeedSequence([seed, i, 1])))
         rows.append({"records": len(big), "seconds": time.perf_counter() - t0, "rows": rel.n_rows,
                      "cells": rel.domain_cells})
@@ -1427,23 +1631,56 @@ def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utilit
     return pd.DataFrame(rows)
 
 
-def adult_taxonomies(predictors=None) -> dict:
+def adult_taxonomies(predictors=None, *, domains=None) -> dict:
     """Taxonomies of the Adult predictors for DiffGen and TDS.
 
     Categorical attributes: the taxonomy trees of ``data/adult/hierarchies/`` (via
     :func:`privlib.data.load_hierarchy`).  Numerical attributes: the public domain
-    ``[min, max + 1)`` of the leaves of their shipped hierarchy (age 17-90,
-    education_num 1-16, hours_per_week 1-99, fnlwgt/capital_gain/capital_loss: the range of
-    the values in adult.data and adult.test); they are split dynamically.
+    ``[low, high)`` given in ``domains`` (pass :data:`ADULT_DOMAINS`, the domains of Fung,
+    Wang & Yu 2007); they are split dynamically.
+
+    Parameters
+    ----------
+    predictors : list of str, optional
+        Default: :data:`ADULT_PREDICTORS`.
+    domains : dict attribute -> (low, high), optional
+        Public numerical domains.  A numerical predictor missing from it falls back to
+        ``[min, max + 1)`` of the values of its shipped hierarchy -- the range of the data
+        (adult.data and adult.test for fnlwgt, capital_gain, capital_loss) -- with a
+        :class:`~privlib.PrivacyLeakWarning` naming ``domains``.
     """
     from .data import ADULT_NUMERIC, load_hierarchy
-    predictors = ADULT_PREDICTORS if predictors is None else list(predictors)
+    predictors = ADULT_PREDICTORS if predictors is None else _check_list(predictors, "predictors")
+    unknown = [a for a in predictors if a not in ADULT_PREDICTORS]
+    if unknown:
+        raise ValueError(f"predictors: {unknown} are not Adult predictors; expected a subset of {ADULT_PREDICTORS}")
+    if domains is None:
+        domains = {}
+    if not isinstance(domains, dict):
+        raise TypeError(f"domains: expected a dict attribute -> (low, high), got {type(domains).__name__} {domains!r}")
+    bad = [a for a in domains if a not in ADULT_NUMERIC]
+    if bad:
+        raise ValueError(f"domains: {bad} are not numerical Adult attributes; expected a subset of {list(ADULT_NUMERIC)}")
     out = {}
+    fallback = []
     for a in predictors:
-        hier = load_hierarchy(a)
         if a in ADULT_NUMERIC:
-            leaves = np.asarray(hier.leaves, dtype=float)
-            out[a] = (float(leaves.min()), float(leaves.max()) + 1.0)
+            if a in domains:
+                t = domains[a]
+                if not (isinstance(t, (tuple, list)) and len(t) == 2):
+                    raise TypeError(f"domains[{a!r}]: expected a pair (low, high), got {t!r}")
+                lo, hi = check_finite(t[0], f"domains[{a!r}]"), check_finite(t[1], f"domains[{a!r}]")
+                if not lo < hi:
+                    raise ValueError(f"domains[{a!r}]: expected low < high, got {t!r}")
+                out[a] = (lo, hi)
+            else:
+                leaves = np.asarray(load_hierarchy(a).leaves, dtype=float)
+                out[a] = (float(leaves.min()), float(leaves.max()) + 1.0)
+                fallback.append(a)
         else:
-            out[a] = hier
+            out[a] = load_hierarchy(a)
+    if fallback:
+        warn_privacy_leak(f"domains: no public domain given for {fallback}; adult_taxonomies falls back to the "
+                          f"data's min/max, which a DP release then publishes outside its budget. Pass "
+                          f"domains=ADULT_DOMAINS (Fung, Wang & Yu 2007).")
     return out
