@@ -86,6 +86,7 @@ __all__ = [
     "exhaustive",
     "Records",
     "encode",
+    "cut",
     "observation_counts",
     "Information",
     "hypothetical_information",
@@ -201,19 +202,38 @@ class Records:
         return int(self.counts[0]) if np.all(self.counts == self.counts[0]) else -1
 
 
-def _compact(key: np.ndarray, dtype=np.int64) -> tuple[np.ndarray, int]:
+def _compact(key: np.ndarray, dtype=np.int64, ordered=True) -> tuple[np.ndarray, int]:
     """Dense codes 0..n-1 of an int64 array, in increasing order of the keys.  Small
     non-negative ranges go through ``np.bincount`` (no hashing); others through
-    ``pandas.factorize``.  ``dtype``: integer dtype of the codes returned."""
+    ``pandas.factorize``.  ``dtype``: integer dtype of the codes returned.  With
+    ``ordered=False`` hashed codes follow the order of first appearance (no sort of the
+    distinct keys; deterministic) -- for internal ids whose order does not matter."""
     if len(key) == 0:
         return key.astype(dtype), 1
     lo, hi = int(key.min()), int(key.max())
     if lo >= 0 and hi < max(4 * len(key), 1 << 20) and hi < 1 << 25:
         used = np.bincount(key, minlength=hi + 1) > 0
+        if used.all():                     # already dense: the remap is the identity
+            return key.astype(dtype, copy=False), hi + 1
         remap = (np.cumsum(used) - 1).astype(dtype)
         return remap[key], int(used.sum())
-    code, uniq = pd.factorize(key, sort=True)
+    code, uniq = pd.factorize(key, sort=ordered)
     return code.astype(dtype, copy=False), max(len(uniq), 1)
+
+
+def _factorize_sorted(col: pd.Series) -> tuple[np.ndarray, np.ndarray]:
+    """``pd.factorize(col, sort=True)`` as int64 codes; integer columns of a small range are
+    coded by counting (no hashing), with the same codes and sorted uniques."""
+    v = col.to_numpy()
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu" and len(v):
+        lo, hi = int(v.min()), int(v.max())
+        if hi - lo < min(max(4 * len(v), 1 << 20), 1 << 25):
+            code, n = _compact((v - v.dtype.type(lo)).astype(np.int64))
+            at = np.zeros(n, dtype=np.int64)
+            at[code] = np.arange(len(code))          # a row holding each value
+            return code, v[at]
+    code, uniq = pd.factorize(col, sort=True)
+    return code.astype(np.int64), np.asarray(uniq)
 
 
 def _itype(n: int):
@@ -292,6 +312,42 @@ def _combine(arrs, cards, n) -> tuple[np.ndarray, int]:
     return _compact(code)
 
 
+def _row_codes(plan, cards, n) -> tuple[np.ndarray, int]:
+    """Dense codes of the rows' combinations of coded column values, in lexicographic
+    order (the order of the mixed-radix key ``((c_1 k_2 + c_2) k_3 + c_3) ...``).
+
+    Columns are first combined in groups whose radix product stays below ``2**20`` (cheap
+    passes over small integers), each group is compacted by counting, and the groups are
+    combined one by one, compacting after each (while the radix product stays small) or
+    by :func:`_combine` (int64-safe).  Same codes as :func:`_combine` over all the columns."""
+    groups, gcards = [], []
+    group, gcard = None, 1
+    for step, k in zip(plan, cards):
+        col = _plan_column(step)
+        if group is not None and gcard * k < 1 << 20:
+            group *= k
+            group += col
+            gcard *= k
+            continue
+        if group is not None:
+            groups.append(group)
+            gcards.append(gcard)
+        group = np.asarray(col, dtype=np.int32 if k < 2**31 else np.int64).copy()
+        gcard = k
+    groups.append(group)
+    gcards.append(gcard)
+    compacted = [_compact(g) for g in groups]
+    del groups
+    code, card = compacted[0]
+    for j, (c, k) in enumerate(compacted[1:], start=1):
+        if card * k >= 1 << 25:  # wide: the int64-safe mixed radix of the remaining groups
+            rest, rcard = _combine((x for x, _ in compacted[j:]), [x for _, x in compacted[j:]], n)
+            return _pair_codes(code, rest) if card * rcard > _KEY_LIMIT // 2 else _compact(code * rcard + rest)
+        code = code * k + c          # small radix product: compacted by counting, not hashing
+        code, card = _compact(code)
+    return code, card
+
+
 def _pair_codes(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, int]:
     """Dense codes of the pairs ``(a[r], b[r])`` in lexicographic order -- the order of
     ``a * width + b`` -- without forming that product (no int64 overflow)."""
@@ -334,7 +390,12 @@ def _prepare(obs, user, characteristics):
         raise ValueError(f"characteristics: duplicated name(s) in {characteristics}")
     if user in characteristics:
         raise ValueError(f"characteristics: the user column {user!r} cannot be a characteristic")
-    check_no_nan(obs, "obs", [user, *characteristics])
+    # integer and boolean columns cannot hold NaN: only the others are scanned (no copy of
+    # the whole table for the check)
+    nullable = [c for c in (user, *characteristics)
+                if not (isinstance(obs[c].dtype, np.dtype) and obs[c].dtype.kind in "iub")]
+    if nullable:
+        check_no_nan(obs, "obs", nullable)
     return characteristics
 
 
@@ -367,6 +428,10 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
 
     Notes
     -----
+    Every row is coded once as its *pattern* (the combination of its values: the
+    exhaustive model's bin); the first-order records are then read off the table of the
+    distinct patterns (a few thousand for the source's data), so the characteristic
+    columns are scanned once, whatever the model.
     Combined integer codes (user x symbol, column codes in mixed radix) are guarded
     against int64 overflow: integer columns whose range exceeds ``2**31`` are factorized
     rather than shifted, and past the int64 bound the pairs are coded by
@@ -374,38 +439,50 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     """
     model = _check_model(model)
     chars = _prepare(obs, user, characteristics)
-    ucode, users = pd.factorize(obs[user], sort=True)
-    ucode = ucode.astype(np.int64)
+    ucode, users = _factorize_sorted(obs[user])
     n_char = len(chars)
+    # Every row is coded once as its *pattern* (the combination of its characteristic
+    # values: the exhaustive model's bin); both models are then read off the table of the
+    # distinct patterns (a few thousand rows), so no per-record work touches the columns.
+    plan, cards = _code_plan(obs, chars)
+    pattern, n_pat = _row_codes(plan, cards, len(ucode))
+    rep = np.empty(n_pat, dtype=np.int64)
+    rep[pattern] = np.arange(len(pattern))               # one row of each pattern
+    pat_codes = np.stack([np.asarray(_plan_column((how, v[rep], lo)), dtype=np.int64)
+                          for how, v, lo in plan], axis=1)                       # n_pat x n_char
+    pat_present = np.stack([obs[c].to_numpy()[rep] != model.absent for c in chars], axis=1)
     if model.kind == EXHAUSTIVE:
-        # column by column (generators): no 2-d codes or presence array is ever held
-        plan, cards = _code_plan(obs, chars)
-        symbol, n_sym = _combine((_plan_column(step) for step in plan), cards, len(ucode))
-        category, n_cat = _combine((obs[c].to_numpy() != model.absent for c in chars), [2] * n_char, len(ucode))
+        symbol = pattern
+        pat_cat, _ = _combine(list(pat_present.T), [2] * n_char, n_pat)
+        category = pat_cat[pattern]
         rec_user = ucode
         rec_row = np.arange(len(ucode), dtype=np.int64)
     else:
         # one record per (row, present characteristic), row-major so that records stay in
-        # the order of obs; built in blocks of rows so that no full-length int64
-        # intermediate (rows, columns, keys) is ever held.  The raw key column * k + grade
-        # is compacted below, which gives the same codes as compacting twice.
-        plan, cards = _code_plan(obs, chars)
-        it = _itype(max(len(ucode), n_char * max(cards)))
-        ucode = ucode.astype(it)
-        cols = [obs[c].to_numpy() for c in chars]
-        parts = ([], [], [], [])
-        for a in range(0, len(ucode), _BLOCK_ROWS):
-            b = a + _BLOCK_ROWS
-            present = np.stack([v[a:b] != model.absent for v in cols], axis=1)
-            codes2d = _apply_plan(plan, cards, a, b)
-            r, c = np.divmod(np.flatnonzero(present), n_char)  # faster than 2-d nonzero
-            parts[0].append(ucode[a + r])
-            parts[1].append((c * max(cards) + codes2d[r, c]).astype(it))
-            parts[2].append(c.astype(it))
-            parts[3].append((r + a).astype(it))
-            del r, c, present, codes2d
-        rec_user, symbol, category, rec_row = (_pop_concat(p) for p in parts)
-        del cols
+        # the order of obs: the present characteristics of each pattern, expanded row by row
+        pp, pc_ = np.nonzero(pat_present)                 # entries sorted by (pattern, characteristic)
+        width = max(cards)
+        e_sym = pc_.astype(np.int64) * width + pat_codes[pp, pc_]
+        pat_n = np.bincount(pp, minlength=n_pat)
+        pat_start = np.concatenate([[0], np.cumsum(pat_n)[:-1]])
+        rows = np.arange(len(ucode))
+        if n_obs is not None and (len(ucode) < 2 or np.all(ucode[1:] >= ucode[:-1])):
+            # rows grouped by user: expand only the rows whose records can be among the
+            # first n_obs of their user (the cut below is exact either way)
+            nr = pat_n[pattern]
+            before = np.cumsum(nr) - nr
+            first_row = np.concatenate([[0], np.cumsum(np.bincount(ucode))[:-1]])[ucode]
+            rows = np.flatnonzero(before - before[first_row] < int(n_obs))
+        nr = pat_n[pattern[rows]]
+        it = _itype(max(int(nr.sum()), len(ucode), int(e_sym.max(initial=0)) + 1))
+        ent = _itype(max(int(nr.sum()), len(e_sym)) + 1)
+        entry = np.repeat((pat_start[pattern[rows]] - (np.cumsum(nr) - nr)).astype(ent), nr)
+        entry += np.arange(len(entry), dtype=ent)
+        rec_row = np.repeat(rows.astype(it), nr)
+        rec_user = ucode.astype(it)[rec_row]
+        symbol = e_sym.astype(it)[entry]
+        category = pc_.astype(it)[entry]
+        del entry
     n_users_all = len(users)
     if len(rec_user) > 1 and np.any(rec_user[1:] < rec_user[:-1]):
         order = np.argsort(rec_user, kind="stable")
@@ -445,6 +522,45 @@ def encode(obs, model, *, user="user", characteristics=None, n_obs=None) -> Reco
     category, n_cat = _compact(category, it)
     return Records(rec_user.astype(it, copy=False), symbol, category, users, n_sym, n_cat, counts, model,
                    rec_row.astype(it, copy=False), n_empty if n_obs is None else 0)
+
+
+def cut(records: Records, n_obs) -> Records:
+    """The first ``n_obs`` records of every user that has at least ``n_obs`` (Section IV).
+
+    Same records and codes as ``encode(obs, model, n_obs=n_obs)``, without encoding the
+    table again: encode once without ``n_obs`` and cut to every database size needed.
+
+    Raises
+    ------
+    TypeError
+        ``records`` not a :class:`Records`.
+    ValueError
+        ``n_obs`` not a positive integer, or fewer than two users with ``n_obs`` records.
+    """
+    if not isinstance(records, Records):
+        raise TypeError(f"records: expected Records from encode(), got {type(records).__name__}")
+    n_obs = check_int(n_obs, "n_obs", minimum=1)
+    rec = records
+    counts = np.asarray(rec.counts)
+    if np.all(counts == n_obs) and rec.n_empty == 0:
+        return rec                     # already the database of N_o = n_obs (codes are compact)
+    keep_user = counts >= n_obs
+    if keep_user.sum() < 2:
+        raise ValueError(f"n_obs: only {int(keep_user.sum())} user(s) have at least {n_obs} {rec.model.kind} "
+                         "observations; expected at least two users")
+    it = rec.user.dtype
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(it)
+    rank = np.arange(len(rec.user), dtype=it)
+    rank -= starts[rec.user]
+    keep = keep_user[rec.user]
+    keep &= rank < n_obs
+    del rank
+    newcode = (np.cumsum(keep_user) - 1).astype(it)
+    symbol, n_sym = _compact(rec.symbol[keep], rec.symbol.dtype)
+    category, n_cat = _compact(rec.category[keep], rec.category.dtype)
+    return Records(newcode[rec.user[keep]], symbol, category, np.asarray(rec.users)[keep_user], n_sym, n_cat,
+                   np.full(int(keep_user.sum()), n_obs, dtype=np.int64), rec.model,
+                   None if rec.row is None else rec.row[keep], 0)
 
 
 def _records(obs, model, user, characteristics, n_obs, *, equal=True) -> Records:
@@ -509,7 +625,7 @@ class Information:
 def _pairs(rec: Records):
     """Factorize the (user, symbol) pairs: per-record pair id and per-pair user/symbol/count."""
     (key,) = _pair_keys(rec.n_symbols, (rec.user, rec.symbol))   # guarded: no int64 overflow
-    pid, n_pairs = _compact(key, _itype(len(key)))
+    pid, n_pairs = _compact(key, _itype(len(key)), ordered=False)   # pair ids: any fixed order
     pu = np.empty(n_pairs, dtype=np.int64)
     ps = np.empty(n_pairs, dtype=np.int64)
     pu[pid] = rec.user
@@ -538,7 +654,12 @@ def hypothetical_information(obs, model=None, *, user="user", characteristics=No
         its own ``N_o^i`` (the formula as written; the prior stays uniform).
     """
     rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
-    pid, pu, ps, pc = _pairs(rec)
+    return _hi(rec, _pairs(rec), user)
+
+
+def _hi(rec: Records, pairs, user) -> Information:
+    """:func:`hypothetical_information` of encoded records from their :func:`_pairs`."""
+    pid, pu, ps, pc = pairs
     n_u = rec.n_users
     f = pc / rec.counts[pu]                                  # f~(o|u_i) = g~(o|u_i)
     total = np.bincount(ps, weights=f, minlength=rec.n_symbols)  # sum_j g~(o|u_j)
@@ -552,7 +673,12 @@ def hypothetical_information(obs, model=None, *, user="user", characteristics=No
 
 def _folds(rec: Records, folds, rng) -> np.ndarray:
     """Fold of every record: a random permutation within each user, dealt round-robin,
-    so that the K folds of a user differ in size by at most one (Section II-B)."""
+    so that the K folds of a user differ in size by at most one (Section II-B).
+
+    With equal ``N_o`` the round-robin labels ``0, 1, ..., K-1, 0, ...`` of each user are
+    shuffled in place (``Generator.permuted``, one Fisher-Yates pass per user: linear
+    time), in blocks of users so that memory stays bounded; the draws do not depend on
+    the block size."""
     gen = as_generator(rng)
     folds = check_int(folds, "folds", minimum=2)
     smallest = int(rec.counts.min())
@@ -560,16 +686,23 @@ def _folds(rec: Records, folds, rng) -> np.ndarray:
         raise ValueError(
             f"folds: expected at most N_o = {smallest} (the smallest number of {rec.model.kind} observations "
             f"of a user), got {folds}")
-    if np.all(rec.counts == rec.counts[0]):  # equal N_o: row-wise argsort, in blocks of users
-        step = max(1, _BLOCK_ROWS // smallest)  # same draws as one (n_users, N_o) array
-        return np.concatenate([(np.argsort(gen.random((min(step, rec.n_users - a), smallest)), axis=1)  # sort: unique keys
-                                % folds).astype(np.int32).ravel() for a in range(0, rec.n_users, step)])
-    else:
-        order = _shuffle_within(rec.user, gen)
-        starts = np.concatenate([[0], np.cumsum(rec.counts)[:-1]])
-        rank = np.empty(len(order), dtype=np.int64)
-        rank[order] = np.arange(len(order)) - starts[rec.user[order]]
-    return rank % folds
+    if np.all(rec.counts == rec.counts[0]):  # equal N_o: shuffle the labels of each user
+        step = max(1, _BLOCK_ROWS // smallest)
+        labels = (np.arange(smallest) % folds).astype(np.int32)
+        return np.concatenate([gen.permuted(np.tile(labels, (min(step, rec.n_users - a), 1)), axis=1).ravel()
+                               for a in range(0, rec.n_users, step)])
+    order = _shuffle_within(rec.user, gen)
+    starts = np.concatenate([[0], np.cumsum(rec.counts)[:-1]])
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order)) - starts[rec.user[order]]
+    return (rank % folds).astype(np.int32)
+
+
+def _fold_tests(fold: np.ndarray, k: int):
+    """The record indices of each fold's test set, in record order, one fold at a time
+    (a pass over ``fold`` per fold: memory of one fold's indices, never a full-length
+    index array)."""
+    return (np.flatnonzero(fold == j) for j in range(k))
 
 
 def _shuffle_within(group: np.ndarray, gen: np.random.Generator) -> np.ndarray:
@@ -577,17 +710,6 @@ def _shuffle_within(group: np.ndarray, gen: np.random.Generator) -> np.ndarray:
     key per record, sorted by ``(group, key)``.  Two keys (``np.lexsort``), not the float
     ``group + key``, which rounds up into the next group for large group codes."""
     return np.lexsort((gen.random(len(group)), group))
-
-
-def _fold_model(rec, pid, pu, ps, pc, train):
-    """Training-fold model ``g^^(k)`` from the records in ``train``: per-pair
-    probabilities and per-symbol totals ``sum_j g^^(o|u_j)``."""
-    n_u = rec.n_users
-    pc_train = np.bincount(pid[train], minlength=len(pc))
-    n_train = np.bincount(rec.user[train], minlength=n_u)
-    g = pc_train / np.maximum(n_train, 1)[pu]
-    total = np.bincount(ps, weights=g, minlength=rec.n_symbols)
-    return g, total
 
 
 def _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, rng):
@@ -693,44 +815,52 @@ def _check_rules(outliers) -> tuple:
     return rules
 
 
-def _perceived(obs, model, folds, rng, *, user, characteristics, n_obs, floor, require_equal, protect):
-    """Both outlier rules of :func:`perceived_information` in one pass over the folds."""
+def _perceived(obs, model, folds, rng, *, user, characteristics, n_obs, floor, require_equal, protect,
+               pairs=None):
+    """Both outlier rules of :func:`perceived_information` in one pass over the folds.
+
+    Each fold works at the level of the (user, symbol) pairs: the test records of fold
+    ``j`` are counted per pair (``ct``), the training model is ``g^^(j) = (pc - ct) /
+    n_train`` and the log-probabilities of the test records are summed per pair with
+    multiplicity ``ct`` -- so a fold costs its own test records plus the pairs, not the
+    whole database.  ``pairs``: the :func:`_pairs` of ``obs`` when already computed."""
+    k = check_int(folds, "folds", minimum=2)
     if protect is None:
         rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
-        fold = _folds(rec, folds, rng)
-        pairs = _pairs(rec)
-        plan = ((rec, pairs, fold != j, fold == j) for j in range(int(folds)))
+        fold = _folds(rec, k, rng)
+        pairs = _pairs(rec) if pairs is None else pairs
+        plan = ((rec, pairs, test) for test in _fold_tests(fold, k))
     else:
-        plan = ((r, _pairs(r), tr, te) for r, tr, te in
+        plan = ((r, _pairs(r), np.flatnonzero(te)) for r, _, te in
                 _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, rng))
-    check_int(folds, "folds", minimum=2)
-    acc = {r: ([], None, None) for r in OUTLIER_RULES}
     per_fold = {r: [] for r in OUTLIER_RULES}
     sums = {}
     n_out = n_test_all = 0
-    for rec, (pid, pu, ps, pc), train, test in plan:  # loop over the K folds only
+    for rec, (pid, pu, ps, pc), test in plan:  # loop over the K folds only
         n_u = rec.n_users
         if not sums:
             sums = {r: (np.zeros(n_u), np.zeros(n_u)) for r in OUTLIER_RULES}
             h = float(np.log2(n_u))
             fl = check_positive(1.0 / n_u**2 if floor is None else floor, "floor")
-        g, total = _fold_model(rec, pid, pu, ps, pc, train)
-        tpid = pid[test]
-        tu = rec.user[test]
-        n_test = np.bincount(tu, minlength=n_u)
-        num, den = g[tpid], total[ps[tpid]]
+        ct = np.bincount(pid[test], minlength=len(pc)).astype(np.float64)   # test records per pair
+        n_test = np.bincount(pu, weights=ct, minlength=n_u)
+        n_train = rec.counts - n_test
+        g = (pc - ct) / np.maximum(n_train, 1)[pu]                            # g^^(j)(o|u_i)
+        total = np.bincount(ps, weights=g, minlength=rec.n_symbols)          # sum_j g^^(j)(o|u_j)
+        seen = np.flatnonzero(ct > 0)
+        num, den, w = g[seen], total[ps[seen]], ct[seen]
         ok = num > 0
-        lg = np.zeros(len(num))
+        lg = np.zeros(len(seen))
         lg[ok] = np.log2(num[ok] / den[ok])
-        n_out += int((~ok).sum())
-        n_test_all += len(tpid)
-        s_ok = np.bincount(tu, weights=lg, minlength=n_u)
-        m_ok = np.bincount(tu, weights=ok.astype(float), minlength=n_u)
+        n_out += int(w[~ok].sum())
+        n_test_all += int(w.sum())
+        s_ok = np.bincount(pu[seen], weights=w * lg, minlength=n_u)
+        m_ok = np.bincount(pu[seen], weights=w * ok, minlength=n_u)
         for rule in OUTLIER_RULES:
             if rule == "drop":
                 s_, m_ = s_ok, m_ok
             else:
-                s_, m_ = s_ok + (n_test - m_ok) * np.log2(fl), n_test.astype(float)
+                s_, m_ = s_ok + (n_test - m_ok) * np.log2(fl), n_test
             has = m_ > 0
             user_pi = np.full(n_u, np.nan)
             user_pi[has] = h + s_[has] / m_[has]
@@ -800,6 +930,15 @@ def success_rate(obs, model, leakages, levels, *, rng, folds=10, user="user", ch
     (user, fold) attacks whose correct user has rank ``<= l``.  ``rng`` (required,
     keyword-only; int seed or Generator) draws the folds, the leakages and the tie breaks.
 
+    With ``M_o = 1`` (the source's Figure 3) every candidate is still ranked, but by
+    counting: a candidate's score is its probability of the leaked bin, so the correct
+    user's rank is the number of training pairs of that bin with a higher probability
+    (:func:`_rank_one_leakage`; linear in the pairs, no users x users matrix), which
+    ranks all 13,141 users of the source in seconds.  With ``M_o > 1`` the scores are
+    sums over the leakages and are computed by sparse products, ``chunk`` attacks at a
+    time (memory ``chunk x n_u``).  Levels are counted from the cumulative distribution
+    of the ranks, so ``levels = 1..n_u`` costs no more than one level.
+
     Returns
     -------
     DataFrame with columns ``level``, ``success`` and ``random`` (``l / n_u``, a blind guess).
@@ -819,19 +958,25 @@ def success_rate(obs, model, leakages, levels, *, rng, folds=10, user="user", ch
     pid, pu, ps, pc = _pairs(rec)
     n_u, S = rec.n_users, rec.n_symbols
     ranks = []
-    for j in range(k):
-        test = np.flatnonzero(fold == j)
-        g, _ = _fold_model(rec, pid, pu, ps, pc, fold != j)
+    for test in _fold_tests(fold, k):                        # fold j's records, in record order
+        ct = np.bincount(pid[test], minlength=len(pc))
+        n_train = rec.counts - np.bincount(pu, weights=ct, minlength=n_u)
+        g = (pc - ct) / np.maximum(n_train, 1)[pu]           # training-fold model g^^(j), per pair
+        # draw M_o leakages per user from its test fold: random order within user, first M_o
+        tu = rec.user[test]
+        tcount = np.bincount(tu, minlength=n_u)
+        starts = np.concatenate([[0], np.cumsum(tcount)[:-1]])
+        if m == 1:  # one uniform held-out record per user (test records are grouped by user)
+            chosen = test[starts + np.floor(gen.random(n_u) * tcount).astype(np.int64)]
+            better, ties = _rank_one_leakage(pc - ct, n_train, pu, ps, pid[chosen], rec.symbol[chosen], n_u, S)
+            ranks.append(_ranks(better, ties, gen))
+            continue
+        shuffled = _shuffle_within(tu, gen)
+        rnk = np.arange(len(shuffled)) - starts[tu[shuffled]]
+        chosen = test[shuffled[rnk < m]]
         pos = g > 0
         G_log = sparse.csr_matrix((np.log(g[pos]), (pu[pos], ps[pos])), shape=(n_u, S))
         G_one = sparse.csr_matrix((np.ones(int(pos.sum())), (pu[pos], ps[pos])), shape=(n_u, S))
-        # draw M_o leakages per user from its test fold: random order within user, first M_o
-        tu = rec.user[test]
-        order = _shuffle_within(tu, gen)
-        tcount = np.bincount(tu, minlength=n_u)
-        starts = np.concatenate([[0], np.cumsum(tcount)[:-1]])
-        rnk = np.arange(len(order)) - starts[tu[order]]
-        chosen = test[order[rnk < m]]
         L = sparse.csr_matrix((np.ones(len(chosen)), (rec.user[chosen], rec.symbol[chosen])), shape=(n_u, S))
         for a in range(0, n_u, chunk):
             b = min(a + chunk, n_u)
@@ -845,8 +990,56 @@ def success_rate(obs, model, leakages, levels, *, rng, folds=10, user="user", ch
             tie = (hits == own_h) & close
             ranks.append(_ranks(better.sum(axis=1), tie.sum(axis=1) - 1, gen))
     ranks = np.concatenate(ranks)
-    succ = (ranks[None, :] <= lv[:, None]).mean(axis=1)
-    return pd.DataFrame({"level": lv, "success": succ, "random": np.minimum(lv / n_u, 1.0)})
+    return pd.DataFrame({"level": lv, "success": _count_within(ranks, lv) / len(ranks), "random": np.minimum(lv / n_u, 1.0)})
+
+
+def _count_within(ranks: np.ndarray, lv: np.ndarray) -> np.ndarray:
+    """Number of ``ranks`` that are ``<= l`` for every level ``l`` of ``lv``: one cumulative
+    count over the ranks (no levels x attacks array)."""
+    top = int(ranks.max()) if len(ranks) else 0
+    cum = np.cumsum(np.bincount(ranks, minlength=top + 1))
+    return cum[np.minimum(lv, top)]
+
+
+def _rank_one_leakage(count, n_train, pu, ps, own_pair, sym, n_u, S):
+    """Candidates ranked above, and tied with, the correct user for one leakage each.
+
+    With ``M_o = 1`` the score of candidate ``u_j`` for a leakage ``o`` is ``g(o|u_j) =
+    count_j(o) / n_train_j`` itself, so a candidate beats the correct user ``u_i``
+    exactly when ``g(o|u_j) > g(o|u_i)``.  The candidates with a non-zero probability of
+    ``o`` are the training pairs of symbol ``o``; each attack counts how many of them lie
+    above and level with the correct user's probability, never forming a users x users
+    matrix.  When every user has the same number of training records (equal ``N_o``) the
+    probabilities are ordered as the integer counts, and the counting is one histogram
+    over (symbol, count) with cumulative sums (linear time); otherwise the pairs are
+    sorted by (symbol, probability) and each attack does two binary searches.  A correct
+    user with ``g(o|u_i) = 0`` is behind every candidate with a non-zero probability and
+    tied with all the others.  Probabilities are compared exactly.
+    """
+    pos = np.flatnonzero(count > 0)
+    nnz = np.bincount(ps[pos], minlength=S)
+    own_count = count[own_pair]
+    has = own_count > 0
+    cnt = count[pos].astype(np.int64)
+    width = int(cnt.max(initial=0)) + 2
+    if np.all(n_train == n_train[0]) and S * width <= 4 * len(pos) + (1 << 22):
+        hist = np.bincount(ps[pos].astype(np.int64) * width + cnt, minlength=S * width).reshape(S, width)
+        above = hist[:, ::-1].cumsum(axis=1)[:, ::-1]           # above[s, v]: entries of s with count >= v
+        v = own_count.astype(np.int64)
+        better = np.where(has, above[sym, np.minimum(v + 1, width - 1)], nnz[sym])
+        level = hist[sym, v]
+    else:
+        g = count / np.maximum(n_train, 1)[pu]
+        uniq, inv = np.unique(g[pos], return_inverse=True)     # exact order of the values
+        inv = np.asarray(inv, dtype=np.int64).ravel()
+        own_rank = np.searchsorted(uniq, g[own_pair])           # exact: own > 0 is one of the values
+        keys, qkey = _pair_keys(len(uniq) + 1, (ps[pos], inv), (sym, np.where(has, own_rank, 0)))
+        keys = np.sort(keys)
+        right = np.searchsorted(keys, qkey, side="right")
+        level = right - np.searchsorted(keys, qkey, side="left")
+        better = np.where(has, np.cumsum(nnz)[sym] - right, nnz[sym])
+    ties = np.where(has, level - 1, n_u - nnz[sym] - 1)
+    return better.astype(np.int64), ties.astype(np.int64)
 
 
 def category_prediction(obs, model, levels, *, rng, folds=10, user="user", characteristics=None,
@@ -871,44 +1064,51 @@ def category_prediction(obs, model, levels, *, rng, folds=10, user="user", chara
     lv = _check_levels(levels, "levels", None)
     if protect is None:
         rec = _records(obs, model, user, characteristics, n_obs, equal=require_equal)
-        fold = _folds(rec, folds, gen)
-        plan = ((rec, fold != j, fold == j) for j in range(int(folds)))
+        k = check_int(folds, "folds", minimum=2)
+        fold = _folds(rec, k, gen)
+        cpairs = _category_pairs(rec)
+        plan = ((rec, cpairs, test) for test in _fold_tests(fold, k))
     else:
-        plan = _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, gen)
-    hits = np.zeros(len(lv))
+        plan = ((r, _category_pairs(r), np.flatnonzero(te)) for r, _, te in
+                _protected_folds(obs, protect, model, user, characteristics, n_obs, folds, gen))
+    hits = np.zeros(len(lv), dtype=np.int64)
     total = 0
-    for rec, train, test in plan:
+    for rec, (cid, cu, n_cp_all), test in plan:   # loop over the K folds only
         n_u, C = rec.n_users, rec.n_categories
-        # training histogram of (user, category) pairs, held sparsely; the combined keys
-        # user * C + category and user * width + count are guarded against int64 overflow
-        tu, tc = rec.user[test].astype(np.int64), rec.category[test]
-        key, tkey = _pair_keys(C, (rec.user[train], rec.category[train]), (tu, tc))
-        pk, n_p = _compact(key)
-        cnt = np.bincount(pk, minlength=n_p)
-        ukey = np.empty(n_p, dtype=np.int64)
-        ukey[pk] = key
-        pu = np.empty(n_p, dtype=np.int64)
-        pu[pk] = rec.user[train]
-        width = int(cnt.max()) + 1 if n_p else 1
-        nnz = np.bincount(pu, minlength=n_u)
+        # training histogram of the (user, category) pairs: all records minus the fold's
+        tcid = cid[test]
+        ct = np.bincount(tcid, minlength=len(cu))
+        cnt = n_cp_all - ct
+        seen = cnt > 0
+        nnz = np.bincount(cu[seen], minlength=n_u)
+        # every test record of a pair has the same training count v: rank each distinct
+        # test pair once (keys user * width + count, guarded against int64 overflow)
+        q = np.flatnonzero(ct > 0)
+        qu, v = cu[q], cnt[q]
+        width = int(cnt.max(initial=0)) + 1
+        keys, qkey = _pair_keys(width, (cu[seen], cnt[seen]), (qu, v))
+        keys = np.sort(keys)
+        right = np.searchsorted(keys, qkey, side="right")
+        left = np.searchsorted(keys, qkey, side="left")
         end = np.cumsum(nnz)
-        # count of the true category of every test record (0 when unseen in training)
-        pos = np.searchsorted(ukey_sorted := np.sort(ukey), tkey)
-        pos = np.minimum(pos, max(n_p - 1, 0))
-        found = (ukey_sorted[pos] == tkey) if n_p else np.zeros(len(tkey), bool)
-        cnt_by_sorted = cnt[np.argsort(ukey, kind="stable")]
-        v = np.where(found, cnt_by_sorted[pos], 0)
-        keys, qkey = _pair_keys(width, (pu, cnt), (tu, v))
-        sorted_keys = np.sort(keys)
-        right = np.searchsorted(sorted_keys, qkey, side="right")
-        left = np.searchsorted(sorted_keys, qkey, side="left")
-        greater = np.where(v > 0, end[tu] - right, nnz[tu])
-        equal = np.where(v > 0, right - left, C - nnz[tu])
-        ranks = _ranks(greater, equal - 1, gen)
-        hits += (ranks[None, :] <= lv[:, None]).sum(axis=1)
+        greater = np.zeros(len(cu), dtype=np.int64)
+        equal = np.zeros(len(cu), dtype=np.int64)
+        greater[q] = np.where(v > 0, end[qu] - right, nnz[qu])
+        equal[q] = np.where(v > 0, right - left, C - nnz[qu])
+        ranks = _ranks(greater[tcid], equal[tcid] - 1, gen)   # one tie-break per test record
+        hits += _count_within(ranks, lv)
         total += len(ranks)
     return pd.DataFrame({"level": lv, "success": hits / total, "random": np.minimum(lv / C, 1.0)})
 
+
+def _category_pairs(rec: Records):
+    """The (user, category) pairs of the records: per-record pair id, per-pair user and
+    number of records (the utility model's histogram, Section VI)."""
+    (key,) = _pair_keys(rec.n_categories, (rec.user, rec.category))
+    cid, n_pairs = _compact(key, _itype(len(key)), ordered=False)
+    cu = np.empty(n_pairs, dtype=np.int64)
+    cu[cid] = rec.user
+    return cid, cu, np.bincount(cid, minlength=n_pairs)
 
 
 def category_density(obs, model, *, user="user", characteristics=None, n_obs=None) -> np.ndarray:
@@ -961,7 +1161,10 @@ def information_table(observations: dict, n_obs: tuple, folds, *, rng, user="use
                       outliers="drop") -> pd.DataFrame | dict[str, pd.DataFrame]:
     """Table I of the source: HI and PI, exhaustive and first-order, per granularity.
 
-    ``observations`` maps a granularity name to its long table; ``n_obs = (a, b)`` gives
+    ``observations`` maps a granularity name to its long table (or to an already encoded
+    ``{"first-order": Records, "exhaustive": Records}`` from :func:`encode` without
+    ``n_obs``: each model is encoded once per granularity and :func:`cut` to every
+    ``N_o``); ``n_obs = (a, b)`` gives
     the two database sizes: the exhaustive and first-order rows at ``N_o = a``, the
     first-order rows at ``N_o = b`` (the source's 900 and 1,800).  Returns one row per
     (N_o, metric, model) and one column per granularity, plus the outlier fractions
@@ -980,13 +1183,25 @@ def information_table(observations: dict, n_obs: tuple, folds, *, rng, user="use
     a, b = (check_int(x, "n_obs", minimum=1) for x in n_obs)
     rows = {r: [] for r in rules}
     plan = [(a, exhaustive()), (a, first_order()), (b, first_order())]
+    encoded = {}
+    for name, obs in observations.items():  # each model encoded once per granularity, then cut
+        for kind, model in ((EXHAUSTIVE, exhaustive()), (FIRST_ORDER, first_order())):
+            if isinstance(obs, dict):
+                if not isinstance(obs.get(kind), Records) or obs[kind].model.kind != kind:
+                    raise ValueError(f"observations: {name!r} holds a dict; expected {{'first-order': Records, "
+                                     f"'exhaustive': Records}} from encode(), got keys {sorted(obs)}")
+                encoded[name, kind] = obs[kind]
+            else:
+                encoded[name, kind] = encode(obs, model, user=user)
     for n, model in plan:
         label = "exh." if model.kind == EXHAUSTIVE else "1st-order"
         hi, pi, fo = {}, {r: {} for r in rules}, {}
-        for name, obs in observations.items():
-            rec = encode(obs, model, user=user, n_obs=n)
-            hi[name] = hypothetical_information(rec, user=user).bits
-            p = perceived_information(rec, None, folds, rng=gen, user=user, outliers=rules)
+        for name in observations:
+            rec = cut(encoded[name, model.kind], n)
+            pairs = _pairs(rec)
+            hi[name] = _hi(rec, pairs, user).bits
+            p = _perceived(rec, None, folds, gen, user=user, characteristics=None, n_obs=None, floor=None,
+                           require_equal=True, protect=None, pairs=pairs)
             for r in rules:
                 pi[r][name] = p[r].bits
             fo[name] = p[rules[0]].outlier_fraction
@@ -1002,7 +1217,8 @@ def information_curve(obs, model, n_obs_grid, folds, *, rng, user="user", quanti
     """HI and PI against ``N_o`` (Figure 2), with the spread across users.
 
     For each ``N_o`` in ``n_obs_grid`` the same users (those with at least the largest
-    ``N_o``) are cut to their first ``N_o`` observations.  Columns: ``n_obs``, ``HI``,
+    ``N_o``) are cut to their first ``N_o`` observations.  ``obs`` may be a long table or
+    :class:`Records` from :func:`encode` (then ``model`` is ignored).  Columns: ``n_obs``, ``HI``,
     ``PI``, ``f_o`` and the per-user quantiles ``HI_q<..>``, ``PI_q<..>``.  With a tuple
     of ``outliers`` rules, a dict ``{rule: curve}`` (computed in one pass).  ``rng``
     (required, keyword-only; int seed or Generator): one generator for every fold draw.
@@ -1013,18 +1229,14 @@ def information_curve(obs, model, n_obs_grid, folds, *, rng, user="user", quanti
     if not grid:
         raise ValueError("n_obs_grid: expected at least one N_o, got none")
     quantiles = [check_probability(q, "quantiles") for q in np.atleast_1d(np.asarray(quantiles, dtype=object)).tolist()]
-    full = encode(obs, model, user=user, n_obs=max(grid))
-    starts = np.concatenate([[0], np.cumsum(full.counts)[:-1]])
-    rank = np.arange(len(full.user)) - starts[full.user]
+    full = cut(obs, max(grid)) if isinstance(obs, Records) else encode(obs, model, user=user, n_obs=max(grid))
     rows = {r: [] for r in rules}
     for n in grid:
-        keep = rank < n
-        sym, n_sym = _compact(full.symbol[keep], full.symbol.dtype)
-        cat, n_cat = _compact(full.category[keep], full.category.dtype)
-        rec = Records(full.user[keep], sym, cat, full.users, n_sym, n_cat,
-                      np.full(full.n_users, n, dtype=np.int64), full.model, full.row[keep])
-        hi = hypothetical_information(rec, user=user)
-        pis = perceived_information(rec, None, folds, rng=gen, user=user, outliers=rules)
+        rec = cut(full, n)
+        pairs = _pairs(rec)
+        hi = _hi(rec, pairs, user)
+        pis = _perceived(rec, None, folds, gen, user=user, characteristics=None, n_obs=None, floor=None,
+                         require_equal=True, protect=None, pairs=pairs)
         for r in rules:
             pi = pis[r]
             row = {"n_obs": n, "HI": hi.bits, "PI": pi.bits, "f_o": pi.outlier_fraction, "n_users": rec.n_users}
@@ -1154,8 +1366,14 @@ def rating_observations(ratings, granularity, *, categories=None, user="user", g
     if len(none):
         raise ValueError(f"genres: {_fmt(gvals[none[0]])} names no category (rows "
                          f"{int(np.isin(gcode, none).sum())}); drop those ratings or give them a category")
-    ind = dummies.to_numpy(dtype=np.int8)[gcode]
+    ind = dummies.to_numpy(dtype=np.int8)                  # distinct strings x categories
     grade = _grade(ratings[rating].to_numpy(dtype=float), granularity)
-    out = pd.DataFrame(ind * grade[:, None], columns=categories, index=ratings.index)
+    gcode = np.asarray(gcode)
+    # one contiguous column per category (Fortran order): column scans downstream read
+    # only their own column, never the whole table
+    wide = np.empty((len(gcode), len(categories)), dtype=np.int8, order="F")
+    for j in range(len(categories)):  # loop over categories, not records
+        np.multiply(ind[:, j][gcode], grade, out=wide[:, j])
+    out = pd.DataFrame(wide, columns=categories, index=ratings.index, copy=False)
     out.insert(0, user, ratings[user].to_numpy())
     return out

@@ -18,6 +18,7 @@ CASES = [
     Case(R.perceived_information, (OBS, EXH, 4), {"outliers": ("drop", "floor"), "protect": lambda d: d},
          id="reident.perceived_information[protect]"),
     Case(R.success_rate, (OBS, EXH, 2, [1, 2, 3]), {"folds": 4}, id="reident.success_rate"),
+    Case(R.success_rate, (OBS, FO, 1, [1, 2, 3]), {"folds": 4, "n_obs": 20}, id="reident.success_rate[one leakage]"),
     Case(R.category_prediction, (OBS, EXH, [1, 2]), {"folds": 4}, id="reident.category_prediction"),
     Case(R.information_table, ({"g": OBS}, (20, 30), 4), {}, id="reident.information_table"),
     Case(R.information_curve, (OBS, FO, [10, 20], 4), {}, id="reident.information_curve"),

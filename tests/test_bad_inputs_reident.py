@@ -194,6 +194,21 @@ ERRORS = [
      "categories"),
     ("sim-n_movies-below-combinations", lambda: simulate_ratings(5, 5, n_movies=10, rng=0), ValueError, "n_movies"),
     ("sim-rng-none", lambda: simulate_ratings(5, 5, rng=None), TypeError, "rng"),
+    # cut / encoded Records in information_table
+    ("cut-not-records", lambda: R.cut(OBS, 5), TypeError, "records"),
+    ("cut-n_obs-too-large", lambda: R.cut(R.encode(OBS, EXH), 25), ValueError, "n_obs"),
+    ("cut-n_obs-zero", lambda: R.cut(R.encode(OBS, EXH), 0), ValueError, "n_obs"),
+    ("cut-n_obs-string", lambda: R.cut(R.encode(OBS, EXH), "5"), TypeError, "n_obs"),
+    ("table-records-missing-model",
+     lambda: R.information_table({"g": {"exhaustive": R.encode(OBS, EXH)}}, (10, 20), 4, rng=0),
+     ValueError, "observations"),
+    ("table-records-wrong-model",
+     lambda: R.information_table({"g": {"exhaustive": R.encode(OBS, FO), "first-order": R.encode(OBS, FO)}},
+                                 (10, 20), 4, rng=0), ValueError, "observations"),
+    ("curve-records-too-short", lambda: R.information_curve(R.encode(OBS, EXH), None, [30], 4, rng=0),
+     ValueError, "n_obs"),
+    ("success-one-leakage-level-zero", lambda: R.success_rate(OBS, EXH, 1, [0], rng=0, folds=4), ValueError,
+     "levels"),
 ]
 
 
@@ -401,3 +416,18 @@ def test_shuffle_within_keeps_groups_apart_for_large_codes():
     assert np.all(np.diff(groups[order]) >= 0)
     assert sorted(order[:50].tolist()) == list(range(50, 100))  # the smaller group first
     assert not np.array_equal(order[:50], np.arange(50, 100))  # shuffled within the group
+
+
+def test_regression_nullable_integer_missing_value_is_an_error():
+    # integer columns skip the NaN scan (they cannot hold NaN); pandas' nullable Int64 can
+    obs = pd.DataFrame({"user": [1, 1, 2, 2], "x": pd.array([1, None, 2, 3], dtype="Int64")})
+    with pytest.raises(ValueError, match="missing values"):
+        R.hypothetical_information(obs, EXH)
+
+
+def test_one_leakage_success_with_huge_user_codes_and_levels():
+    # user ids near the int64 limit and levels far beyond n_u: exact shares, no overflow
+    obs = OBS.assign(user=OBS["user"].astype(np.int64) + (2**62))
+    sr = R.success_rate(obs, EXH, 1, [1, 6, 10**12], rng=0, folds=4)
+    assert sr["success"].iloc[1:].tolist() == [1.0, 1.0]
+    assert 0 <= sr["success"].iloc[0] <= 1

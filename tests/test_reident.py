@@ -411,3 +411,132 @@ def test_blocked_encoding_and_folds_match_one_block(monkeypatch):
     for r in ("drop", "floor"):
         assert pi_many[r].bits == pi_one[r].bits
     assert R.hypothetical_information(many).bits == R.hypothetical_information(one).bits
+
+
+# ------------------------------------------------------------------ full-scale rewrite (sparse ranking, pattern encoding)
+def _dense_ranks_one_leakage(count, n_train, pu, ps, own_pair, sym, n_u, S):
+    """Reference: the users x symbols probability matrix, every candidate compared."""
+    G = np.zeros((n_u, S))
+    G[pu, ps] = count / np.maximum(n_train, 1)[pu]
+    att = pu[own_pair]
+    col = G[:, sym].T                              # attacks x candidates
+    own = G[att, sym][:, None]
+    better = (col > own).sum(axis=1)
+    ties = (col == own).sum(axis=1) - 1
+    return better, ties
+
+
+@pytest.mark.parametrize("equal_train", [True, False], ids=["equal-n_train", "unequal-n_train"])
+def test_one_leakage_ranking_matches_dense_candidates(equal_train):
+    # the M_o = 1 ranking counts candidates per symbol (histogram or sorted search) instead of
+    # forming the users x users matrix: it must give exactly the dense comparison's counts
+    gen = np.random.default_rng(7)
+    n_u, S = 40, 6
+    pu, ps = np.nonzero(gen.random((n_u, S)) < 0.7)
+    count = gen.integers(0, 4, len(pu))
+    n_train = np.full(n_u, 12) if equal_train else gen.integers(5, 15, n_u)
+    own_pair = np.array([gen.choice(np.flatnonzero(pu == u)) for u in range(n_u) if (pu == u).any()])
+    got = R._rank_one_leakage(count, n_train, pu, ps, own_pair, ps[own_pair], n_u, S)
+    want = _dense_ranks_one_leakage(count, n_train, pu, ps, own_pair, ps[own_pair], n_u, S)
+    assert np.array_equal(got[0], want[0]) and np.array_equal(got[1], want[1])
+
+
+def test_success_rate_one_leakage_expected_by_hand():
+    # three users: u0 and u1 share one symbol, u2 has its own; with one leakage u2 is always
+    # rank 1, u0 and u1 tie (rank 1 or 2 at random): level-1 success (1 + 1/2 + 1/2) / 3
+    obs = table({0: ["a"] * 20, 1: ["a"] * 20, 2: ["b"] * 20})
+    sr = R.success_rate(obs, R.exhaustive(), 1, [1, 2, 3, 10], rng=0, folds=5)
+    assert sr["success"].iloc[0] == pytest.approx(2 / 3, abs=0.2)
+    assert sr["success"].iloc[1:].tolist() == [1.0, 1.0, 1.0]
+
+
+def test_success_rate_all_levels_is_cumulative_and_reaches_one():
+    gen = np.random.default_rng(1)
+    obs = pd.DataFrame({"user": np.repeat(np.arange(25), 40), "x": gen.integers(0, 6, 1000)})
+    lv = np.arange(1, 26)
+    sr = R.success_rate(obs, R.exhaustive(), 1, lv, rng=3, folds=4)["success"].to_numpy()
+    assert (np.diff(sr) >= 0).all() and sr[-1] == 1.0
+
+
+@pytest.mark.parametrize("model", [R.first_order(), R.exhaustive()], ids=["first-order", "exhaustive"])
+def test_cut_matches_encode_with_n_obs(model):
+    gen = np.random.default_rng(4)
+    obs = pd.DataFrame({"user": np.repeat(np.arange(7), 30), "A": gen.integers(0, 3, 210),
+                        "B": gen.integers(0, 4, 210)})
+    obs = obs[~((obs["user"] == 3) & (obs.index % 30 > 12))]        # one short user
+    full = R.encode(obs, model)
+    for n in (5, 12, 20):
+        a, b = R.cut(full, n), R.encode(obs, model, n_obs=n)
+        for name in ("user", "symbol", "category", "row", "counts", "users"):
+            assert np.array_equal(getattr(a, name), getattr(b, name)), (n, name)
+        assert (a.n_symbols, a.n_categories) == (b.n_symbols, b.n_categories)
+
+
+def test_cut_errors():
+    rec = R.encode(table({0: list("ab") * 5, 1: list("bc") * 5}), R.exhaustive())
+    with pytest.raises(TypeError, match="records"):
+        R.cut(table({0: ["a"]}), 2)
+    with pytest.raises(ValueError, match="n_obs"):
+        R.cut(rec, 11)
+    with pytest.raises(ValueError, match="n_obs"):
+        R.cut(rec, 0)
+
+
+def _reference_codes(obs, chars, model):
+    """Reference encoding: row tuples ranked lexicographically (exhaustive) or
+    (characteristic, value) pairs ranked (first-order), with plain Python."""
+    vals = [tuple(r) for r in obs[chars].itertuples(index=False)]
+    if model.kind == "exhaustive":
+        ranks = {v: i for i, v in enumerate(sorted(set(vals)))}
+        return [ranks[v] for v in vals]
+    pairs = [(j, v[j]) for v in vals for j in range(len(chars)) if v[j] != model.absent]
+    ranks = {p: i for i, p in enumerate(sorted(set(pairs)))}
+    return [ranks[p] for p in pairs]
+
+
+@pytest.mark.parametrize("model", [R.first_order(), R.exhaustive()], ids=["first-order", "exhaustive"])
+def test_pattern_encoding_matches_reference(model, monkeypatch):
+    # rows are coded once as patterns and both models read off the distinct patterns; the
+    # codes must be the plain lexicographic ranks, whatever the column types and radix groups
+    gen = np.random.default_rng(6)
+    n = 300
+    obs = pd.DataFrame({"user": np.repeat(np.arange(10), 30)})
+    for j in range(9):
+        obs[f"c{j}"] = gen.integers(0, 4 + j, n)
+    obs["w"] = gen.integers(-2**40, 2**40, n) * (gen.random(n) < 0.5)     # wide range, shifted
+    obs["s"] = gen.choice(["x", "y", "z"], n)                              # factorized strings
+    chars = [c for c in obs.columns if c != "user"]
+    rec = R.encode(obs, model)
+    assert rec.symbol.tolist() == _reference_codes(obs, chars, model)
+    monkeypatch.setattr(R, "_KEY_LIMIT", 2**20)                            # force the safe paths
+    again = R.encode(obs, model)
+    assert np.array_equal(again.symbol, rec.symbol) and np.array_equal(again.category, rec.category)
+
+
+def test_information_table_accepts_encoded_records():
+    gen = np.random.default_rng(2)
+    obs = pd.DataFrame({"user": np.repeat(np.arange(8), 40), "A": gen.integers(0, 3, 320),
+                        "B": gen.integers(0, 3, 320)})
+    enc = {"first-order": R.encode(obs, R.first_order()), "exhaustive": R.encode(obs, R.exhaustive())}
+    a = R.information_table({"g": obs}, (20, 30), 5, rng=1, outliers=("drop", "floor"))
+    b = R.information_table({"g": enc}, (20, 30), 5, rng=1, outliers=("drop", "floor"))
+    for rule in ("drop", "floor"):
+        pd.testing.assert_frame_equal(a[rule], b[rule])
+    with pytest.raises(ValueError, match="observations"):
+        R.information_table({"g": {"first-order": enc["first-order"]}}, (20, 30), 5, rng=1)
+    c = R.information_curve(enc["exhaustive"], None, [10, 30], 5, rng=1)
+    d = R.information_curve(obs, R.exhaustive(), [10, 30], 5, rng=1)
+    pd.testing.assert_frame_equal(c, d)
+
+
+def test_nullable_integer_column_with_missing_value_is_refused():
+    obs = pd.DataFrame({"user": [1, 1, 2, 2], "x": pd.array([1, None, 2, 3], dtype="Int64")})
+    with pytest.raises(ValueError, match="missing values"):
+        R.encode(obs, R.exhaustive())
+
+
+def test_rating_observations_columns_are_contiguous():
+    r = pd.DataFrame({"user": [1, 1, 2], "genres": ["A|B", "B", "A"], "rating": [4.0, 2.0, 5.0]})
+    o = R.rating_observations(r, "5-star")
+    assert o[["A", "B"]].to_numpy().tolist() == [[4, 4], [0, 2], [5, 0]]
+    assert o["A"].to_numpy().flags["C_CONTIGUOUS"]

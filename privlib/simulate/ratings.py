@@ -120,8 +120,8 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
     Returns
     -------
     RatingsPopulation whose ``ratings`` has columns ``user, movie, genres, rating, order``
-    (``genres`` ``|``-separated, ``rating`` integer 1..5), ``n_users * n_ratings`` rows
-    in (user, viewing order).
+    (``genres`` ``|``-separated strings held as a pandas Categorical, ``rating`` integer
+    1..5), ``n_users * n_ratings`` rows in (user, viewing order).
 
     Raises
     ------
@@ -220,7 +220,8 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
     ratings = pd.DataFrame({
         "user": user + 1,
         "movie": movie + 1,
-        "genres": comb_names[comb],
+        # categorical: the n_comb strings held once, one small integer code per rating
+        "genres": pd.Categorical.from_codes(comb, categories=pd.Index(comb_names, dtype=object)),
         "rating": grade,
         "order": np.tile(np.arange(n_ratings), n_users),
     })
