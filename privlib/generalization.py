@@ -651,6 +651,7 @@ def generalize_table(df: pd.DataFrame, hierarchies: Mapping, levels: Mapping) ->
         raise TypeError(f"levels: expected a mapping column -> level, got {type(levels).__name__}")
     if not isinstance(hierarchies, Mapping):
         raise TypeError(f"hierarchies: expected a mapping column -> Hierarchy, got {type(hierarchies).__name__}")
+    check_no_nan(df, "df", check_columns(df, list(levels), "levels"))
     out = df.copy()
     for a, L in levels.items():
         (a,) = check_columns(df, [a], "levels")

@@ -308,3 +308,14 @@ def test_t_outside_unit_interval_and_bad_requirements_are_refused(enc):
         lattice([10] * 7)
     with pytest.raises(ValueError, match="heights"):
         lattice([-1, 2])
+
+
+def test_generalize_table_names_missing_values_as_models_do():
+    import numpy as np
+    import pandas as pd
+    import pytest
+    from privlib.generalization import generalize_table
+    from privlib.hierarchy import Hierarchy
+    h = Hierarchy.from_dict({"*": {"young": [1, 2], "old": [3, 4]}}, name="age")
+    with pytest.raises(ValueError, match=r"missing values \(NaN\) in column\(s\) \['age'\]"):
+        generalize_table(pd.DataFrame({"age": [1.0, np.nan]}), {"age": h}, {"age": 1})
