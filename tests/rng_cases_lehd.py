@@ -29,3 +29,6 @@ CASES = [
     Case(simulate_establishments, (), {"n_establishments": 20, "n_quarters": 2, "n_counties": 2, "n_industries": 2},
          id="simulate_establishments"),
 ]
+
+CASES.append(Case(synth.synthesize_table, (np.array([[30, 5, 0], [2, 20, 9]]),),
+                  {"eps": 1.0, "totals": [35, 31]}, view=lambda r: r.counts))

@@ -341,3 +341,66 @@ def test_coarsening_preserves_eps_and_delta(kind, alpha, eps, n_fine):
     assert r.fine_tables == math.comb(5 + n_fine - 1, n_fine - 1)
     # directed moves of one entity: k sources (non-empty in C(n - 1 + k - 1, k - 1) tables) x (k - 1)
     assert r.fine_pairs == n_fine * (n_fine - 1) * math.comb(4 + n_fine - 1, n_fine - 1)
+
+
+# ---------------------------------------------------------------- synthesize_table
+def _table():
+    import pandas as pd
+    return pd.DataFrame({"x": [3, 0, 5], "y": [1, 4, 0], "z": [0, 0, 2]}, index=["g1", "g2", "g3"])
+
+
+def test_synthesize_table_keeps_public_totals_shape_and_labels():
+    from privlib.synth import synthesize_table
+    syn = synthesize_table(_table(), eps=1.0, rng=3, totals=[4, 4, 7])
+    assert syn.counts.index.tolist() == ["g1", "g2", "g3"] and syn.counts.columns.tolist() == ["x", "y", "z"]
+    assert syn.counts.sum(axis=1).tolist() == [4, 4, 7]
+    assert (syn.counts.to_numpy() >= 0).all()
+    assert syn.ledger.total() == pytest.approx(1.0) and len(syn.ledger) == 3
+    assert np.allclose(syn.alpha, np.array([4, 4, 7]) / np.expm1(1.0))
+
+
+def test_synthesize_table_draws_the_posterior_predictive_of_the_slides():
+    # two categories: the synthetic count of the first value follows md_transition(n, m, alpha)
+    from privlib.synth import md_transition, min_alpha_for_dp, synthesize_table
+    n1, n2, eps, reps = 3, 1, 2.0, 40_000
+    table = np.tile([[n1, n2]], (reps, 1))
+    syn = synthesize_table(table, eps=eps, rng=11, totals=np.full(reps, n1 + n2))
+    freq = np.bincount(syn.counts.to_numpy()[:, 0], minlength=n1 + n2 + 1) / reps
+    alpha = min_alpha_for_dp(n1 + n2, eps)
+    T = md_transition(n1 + n2, n1 + n2, alpha=alpha, kind="posterior-predictive")
+    expected = T[n1]                       # row n = (n1, n2): Pr[m_1 = j | n]
+    assert np.abs(freq - expected).max() < 0.01
+
+
+def test_synthesize_table_is_eps_dp_for_two_values():
+    from privlib.synth import dp_epsilon, md_transition, min_alpha_for_dp
+    for m, eps in [(4, 1.0), (10, 0.5), (25, 2.0)]:
+        T = md_transition(m, m, alpha=min_alpha_for_dp(m, eps), kind="posterior-predictive")
+        assert dp_epsilon(T) <= eps + 1e-9
+
+
+def test_synthesize_table_without_public_totals_warns():
+    from privlib import PrivacyLeakWarning
+    from privlib.synth import synthesize_table
+    with pytest.warns(PrivacyLeakWarning, match="totals"):
+        syn = synthesize_table(_table(), eps=1.0, rng=0)
+    assert syn.counts.sum(axis=1).tolist() == [4, 4, 7]
+
+
+@pytest.mark.parametrize("counts, kw, match", [
+    ([[1, -1]], {}, "counts"),
+    ([[1.5, 1]], {}, "counts"),
+    ([[np.nan, 1]], {}, "counts"),
+    ([1, 2], {}, "counts"),
+    (np.zeros((0, 2)), {}, "counts"),
+    ([[1, 2]], {"totals": [3, 3]}, "totals"),
+    ([[1, 2]], {"totals": [-3]}, "totals"),
+    ([[1, 2]], {"totals": [2.5]}, "totals"),
+    ([[1, 2]], {"totals": [3], "eps": 0.0}, "eps"),
+    ([[1, 2]], {"totals": [3], "eps": float("nan")}, "eps"),
+])
+def test_synthesize_table_bad_inputs(counts, kw, match):
+    from privlib.synth import synthesize_table
+    kw = {"eps": 1.0, **kw}
+    with pytest.raises((ValueError, TypeError), match=match):
+        synthesize_table(counts, rng=0, **kw)
