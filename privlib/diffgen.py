@@ -19,10 +19,14 @@ Public functions
 :func:`contingency_table`      counts over every combination of cut values (Table 1.c, 1.d).
 :func:`partition_tree`         the tree of partitions of Figure 2 / Example 3, built literally.
 :func:`sweep`, :func:`cross_validate`   replicated experiments (Figures 3 and 4), optionally
-                               on two processes, identical results for any number of workers.
+                               on two processes, identical results for any number of workers
+                               (``cross_validate(..., tds={name: (k, qid)})`` runs several TDS
+                               set-ups on the same folds; the table is encoded once).
 :func:`blow_up`, :func:`scalability`   the scalability data and timings of Figure 5.
-:func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult
-                               (public domains: :data:`ADULT_DOMAINS`).
+:func:`adult_taxonomies`       taxonomy trees and numerical domains for Adult: the source's
+                               trees (Fung, Wang & Yu 2007, ``hierarchy_set="tkde2007"``, the
+                               default) or the book's (``"book"``); public domains:
+                               :data:`ADULT_DOMAINS`.
 :func:`total_epsilon`          add up a budget ledger (:func:`privlib.accounting.total_epsilon`).
 :func:`held_out_best`          "the highest point" of a curve of means, leave-one-run-out.
 
@@ -401,10 +405,15 @@ def _prepare(df, predictors, target, taxonomies, classes=None) -> _Prepared:
     else:
         classes = _check_classes(classes)
     y = _class_codes(df, target, classes)
+    raw = [a.encode(df[a.name], "df") for a in attrs]
+    return _from_codes(predictors, target, attrs, classes, y, raw)
+
+
+def _from_codes(predictors, target, attrs, classes, y, raw) -> _Prepared:
+    """The count tables of :class:`_Prepared` from encoded columns (Section 4.3's one pass)."""
     K = len(classes)
-    raw, vals, cum = [], [], []
-    for a in attrs:
-        x = a.encode(df[a.name], "df")
+    vals, cum = [], []
+    for a, x in zip(attrs, raw):
         if a.kind == "categorical":
             table = np.bincount(x * K + y, minlength=a.n_leaves * K).reshape(a.n_leaves, K)
             vals.append(None)
@@ -414,9 +423,16 @@ def _prepare(df, predictors, target, taxonomies, classes=None) -> _Prepared:
             vals.append(v)
         c = np.zeros((table.shape[0] + 1, K), dtype=np.int64)
         np.cumsum(table, axis=0, out=c[1:])
-        raw.append(x)
         cum.append(c)
-    return _Prepared(predictors, target, attrs, classes, y.astype(np.int64), raw, vals, cum, n=len(df))
+    return _Prepared(list(predictors), target, attrs, classes, np.asarray(y, dtype=np.int64), list(raw), vals,
+                     cum, n=len(y))
+
+
+def _subset(prep: _Prepared, idx) -> _Prepared:
+    """The prepared table of the records ``idx`` of ``prep`` (a training fold), without
+    re-encoding: the codes are sliced and the count tables recomputed from the fold alone."""
+    return _from_codes(prep.predictors, prep.target, prep.attrs, prep.classes, prep.y[idx],
+                       [x[idx] for x in prep.raw])
 
 
 def _distinct(x):
@@ -1367,16 +1383,30 @@ def _init_worker(payload):
     _WORKER.update(payload)
 
 
+def _fold(split):
+    """Training and test data of fold ``split = (repeat, fold)``, cached for the next task."""
+    cached = _WORKER.get("fold")
+    if cached is not None and cached[0] == split:
+        return cached[1]
+    r, f = split
+    full, parts = _WORKER["full"], _WORKER["parts"][r]
+    tr = np.sort(np.concatenate([p for q, p in enumerate(parts) if q != f]))
+    te = np.sort(parts[f])
+    data = (_subset(full, tr), ([x[te] for x in full.raw], full.y[te]))
+    _WORKER["fold"] = (split, data)
+    return data
+
+
 def _sweep_task(task):
-    i, eps, h, utility, seed, split = task
+    i, eps, h, utility, seed, split, qid = task
     if split is None:
         prep, test = _WORKER["prep"], _WORKER["test"]
     else:
-        prep, test = _WORKER["folds"][split]
+        prep, test = _fold(split)
     gen = np.random.default_rng(np.random.SeedSequence([seed, i]))
     t0 = time.perf_counter()
     if utility == "tds":
-        rel = _tds(prep, h, _WORKER.get("qid"))
+        rel = _tds(prep, h, qid)
     else:
         rel = _diffgen(prep, eps, h, utility, gen)
     seconds = time.perf_counter() - t0
@@ -1454,7 +1484,7 @@ def sweep(train, test, predictors, target, taxonomies, eps_values, h_values, uti
         _check_h(prep, h)
     test_enc = _encode_test(prep, test)
     grid = [(u, e, h, r) for u in utilities for e in eps_values for h in h_values for r in range(runs)]
-    tasks = [(i, e, h, u, seed, None) for i, (u, e, h, r) in enumerate(grid)]
+    tasks = [(i, e, h, u, seed, None, None) for i, (u, e, h, r) in enumerate(grid)]
     res = _run_tasks(tasks, {"prep": prep, "test": test_enc, "tree_params": tree_params}, workers, progress,
                      "DiffGen sweep")
     return pd.DataFrame([{"utility": u, "eps": e, "h": h, "run": r, "ca": res[i][1], "rows": res[i][2],
@@ -1499,15 +1529,22 @@ def held_out_best(results, by="h", value="ca", run="run") -> pd.DataFrame:
 
 def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, utility="max", k=None, folds=10,
                    repeats=1, *, rng, classes=None, workers=1, progress=False, tree_params=None,
-                   qid=None) -> pd.DataFrame:
+                   qid=None, tds=None) -> pd.DataFrame:
     """Figure 4: ``repeats`` runs of ``folds``-fold cross-validation of DiffGen (one row per
     eps, fold and repeat) and, when ``k`` is given, of TDS with threshold ``k`` and
     quasi-identifier ``qid`` (see :func:`tds`; None: all predictors).
+
+    ``tds`` (optional): further TDS set-ups on the same folds, a dict ``name -> (k, qid)``
+    (e.g. Fung, Wang & Yu's TopN quasi-identifiers at k = 100); their rows carry ``method =
+    name``.  The rows of ``k`` / ``qid`` carry ``method = "tds"``.
 
     ``rng`` (required, keyword-only) gives the seed: fold ``f`` of repeat ``r`` is drawn from
     ``SeedSequence([seed, r])``; results do not depend on ``workers``.  ``classes``: the public
     class domain (omitted: read from ``df``, with a :class:`~privlib.PrivacyLeakWarning` when
     DiffGen runs).  Returns ``method, eps, repeat, fold, ca, seconds`` (anonymization time).
+
+    The table is encoded once; each fold's count tables are rebuilt from the codes of its
+    training records (Section 4.3's one pass), by the process that runs the fold's tasks.
 
     ``progress``: ``True`` shows tqdm's live bar, ``"text"`` a reproducible text bar on stderr
     (for notebooks checked by nbval), ``False`` none.
@@ -1519,7 +1556,10 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
     if isinstance(eps_values, (str, bytes)) or not hasattr(eps_values, "__iter__"):
         raise TypeError(f"eps_values: expected a list, got {type(eps_values).__name__} {eps_values!r}")
     eps_values = [check_epsilon(e, "eps_values") for e in eps_values]
-    if not eps_values and k is None:
+    if tds is not None and not isinstance(tds, dict):
+        raise TypeError(f"tds: expected a dict name -> (k, qid), got {type(tds).__name__} {tds!r}")
+    tds = dict(tds or {})
+    if not eps_values and k is None and not tds:
         raise ValueError("eps_values: expected at least one eps (or a k for TDS), got nothing to run")
     h = check_int(h, "h", minimum=0, maximum=MAX_H)
     if k is not None:
@@ -1532,29 +1572,39 @@ def cross_validate(df, predictors, target, taxonomies, eps_values=(), h=15, util
     if len(df) < folds:
         raise ValueError(f"folds: expected at most the number of records ({len(df)}), got {folds}")
     qid = _check_qid(qid, predictors)
+    setups = {}
+    for name, spec in tds.items():
+        if not isinstance(name, str) or name in ("diffgen", "tds"):
+            raise ValueError(f"tds: expected set-up names other than 'diffgen' and 'tds', got {name!r}")
+        if not (isinstance(spec, (tuple, list)) and len(spec) == 2):
+            raise TypeError(f"tds[{name!r}]: expected a pair (k, qid), got {spec!r}")
+        setups[name] = (check_int(spec[0], f"tds[{name!r}] k", minimum=1), _check_qid(spec[1], predictors))
     if classes is not None:
         classes = _check_classes(classes)
     elif eps_values:
         classes = _derive_classes(df, target, "cross_validate")
     else:  # TDS only: no DP release, the class domain is not published under a budget
         classes = np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
-    fold_data = {}
-    for r in range(repeats):
-        perm = np.random.default_rng(np.random.SeedSequence([seed, r])).permutation(len(df))
-        parts = np.array_split(perm, folds)
-        for f in range(folds):
-            tr = df.iloc[np.sort(np.concatenate([p for q, p in enumerate(parts) if q != f]))]
-            te = df.iloc[np.sort(parts[f])]
-            prep = _prepare(tr, predictors, target, taxonomies, classes=classes)
-            fold_data[(r, f)] = (prep, _encode_test(prep, te))
+    full = _prepare(df, predictors, target, taxonomies, classes=classes)   # encoded once
     if eps_values:
-        _check_h(next(iter(fold_data.values()))[0], h)
+        _check_h(full, h)
+    parts = {r: np.array_split(np.random.default_rng(np.random.SeedSequence([seed, r])).permutation(len(df)),
+                               folds) for r in range(repeats)}
     grid = [("diffgen", e, r, f) for e in eps_values for r in range(repeats) for f in range(folds)]
     if k is not None:
         grid += [("tds", None, r, f) for r in range(repeats) for f in range(folds)]
-    tasks = [(i, e, (h if m == "diffgen" else k), (utility if m == "diffgen" else "tds"), seed, (r, f))
-             for i, (m, e, r, f) in enumerate(grid)]
-    res = _run_tasks(tasks, {"folds": fold_data, "tree_params": tree_params, "qid": qid}, workers, progress,
+    for name in setups:
+        grid += [(name, None, r, f) for r in range(repeats) for f in range(folds)]
+
+    def task(i, m, e, r, f):
+        if m == "diffgen":
+            return (i, e, h, utility, seed, (r, f), None)
+        kk, q = (k, qid) if m == "tds" else setups[m]
+        return (i, e, kk, "tds", seed, (r, f), q)
+
+    tasks = [task(i, *g) for i, g in enumerate(grid)]
+    tasks.sort(key=lambda t: t[5])   # the tasks of one fold run together (one preparation)
+    res = _run_tasks(tasks, {"full": full, "parts": parts, "tree_params": tree_params}, workers, progress,
                      "cross-validation")
     return pd.DataFrame([{"method": m, "eps": e, "repeat": r, "fold": f, "ca": res[i][1], "seconds": res[i][4]}
                          for i, (m, e, r, f) in enumerate(grid)])
@@ -1631,25 +1681,34 @@ def scalability(df, sizes, predictors, target, taxonomies, eps=1.0, h=15, utilit
     return pd.DataFrame(rows)
 
 
-def adult_taxonomies(predictors=None, *, domains=None) -> dict:
+def adult_taxonomies(predictors=None, *, domains=None, hierarchy_set="tkde2007") -> dict:
     """Taxonomies of the Adult predictors for DiffGen and TDS.
 
-    Categorical attributes: the taxonomy trees of ``data/adult/hierarchies/`` (via
-    :func:`privlib.data.load_hierarchy`).  Numerical attributes: the public domain
-    ``[low, high)`` given in ``domains`` (pass :data:`ADULT_DOMAINS`, the domains of Fung,
-    Wang & Yu 2007); they are split dynamically.
+    Categorical attributes: the taxonomy trees of the named set (via
+    :func:`privlib.data.load_hierarchy`): ``"tkde2007"`` (default), the trees of Fung, Wang &
+    Yu (IEEE TKDE 19(5), 2007) that DiffGen's Section 5 uses ("the same taxonomy trees"),
+    ``data/adult/hierarchies_tkde2007/``; ``"book"``, the trees written for this book,
+    ``data/adult/hierarchies/``.  Numerical attributes: the public domain ``[low, high)``
+    given in ``domains`` (pass :data:`ADULT_DOMAINS` = ``privlib.data.adult_domains()``, the
+    domains of Fung, Wang & Yu 2007); they are split dynamically.
 
     Parameters
     ----------
     predictors : list of str, optional
         Default: :data:`ADULT_PREDICTORS`.
+    hierarchy_set : {"tkde2007", "book"}
+        The set of categorical taxonomy trees.
     domains : dict attribute -> (low, high), optional
         Public numerical domains.  A numerical predictor missing from it falls back to
         ``[min, max + 1)`` of the values of its shipped hierarchy -- the range of the data
         (adult.data and adult.test for fnlwgt, capital_gain, capital_loss) -- with a
         :class:`~privlib.PrivacyLeakWarning` naming ``domains``.
     """
-    from .data import ADULT_NUMERIC, load_hierarchy
+    from .data import ADULT_NUMERIC, HIERARCHY_SETS, load_hierarchy
+    if not isinstance(hierarchy_set, str):
+        raise TypeError(f"hierarchy_set: expected one of {list(HIERARCHY_SETS)}, got "
+                        f"{type(hierarchy_set).__name__} {hierarchy_set!r}")
+    check_in(hierarchy_set, "hierarchy_set", tuple(HIERARCHY_SETS))
     predictors = ADULT_PREDICTORS if predictors is None else _check_list(predictors, "predictors")
     unknown = [a for a in predictors if a not in ADULT_PREDICTORS]
     if unknown:
@@ -1678,7 +1737,7 @@ def adult_taxonomies(predictors=None, *, domains=None) -> dict:
                 out[a] = (float(leaves.min()), float(leaves.max()) + 1.0)
                 fallback.append(a)
         else:
-            out[a] = load_hierarchy(a)
+            out[a] = load_hierarchy(a, hierarchy_set)
     if fallback:
         warn_privacy_leak(f"domains: no public domain given for {fallback}; adult_taxonomies falls back to the "
                           f"data's min/max, which a DP release then publishes outside its budget. Pass "

@@ -208,3 +208,23 @@ def test_derived_class_domain_warns_every_call():
     for _ in range(2):
         with pytest.warns(PrivacyLeakWarning, match="classes"):
             dg.diffgen(T1, PRED, "class", TAX, 1.0, 1, rng=0)
+
+
+# ---------------------------------------------------------------- hierarchy set and TDS set-ups
+@pytest.mark.parametrize("bad, exc", [("tkde", ValueError), ("", ValueError), (None, TypeError),
+                                      (2007, TypeError)])
+def test_adult_taxonomies_bad_hierarchy_set(bad, exc):
+    with pytest.raises(exc, match="hierarchy_set"):
+        dg.adult_taxonomies(domains=dg.ADULT_DOMAINS, hierarchy_set=bad)
+
+
+@pytest.mark.parametrize("tds, exc, match", [
+    ([("a", (5, None))], TypeError, "tds"),
+    ({"diffgen": (5, None)}, ValueError, "tds"),
+    ({"a": 5}, TypeError, "tds"),
+    ({"a": (0, None)}, ValueError, "k"),
+    ({"a": (5, ["zip"])}, ValueError, "qid"),
+])
+def test_cross_validate_bad_tds_setups(tds, exc, match):
+    with pytest.raises(exc, match=match):
+        dg.cross_validate(T1, PRED, "class", TAX, folds=2, rng=0, classes=CLS, tds=tds)

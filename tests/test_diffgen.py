@@ -600,3 +600,48 @@ def test_interval_too_narrow_to_split_is_not_a_candidate():
         dg.diffgen(df, ["x"], "class", {"x": (lo, hi)}, 1.0, 3, classes=["a", "b"], rng=0)
     with pytest.raises(ValueError, match="taxonomies"):
         dg.diffgen(df, ["x"], "class", {"x": (lo, np.nextafter(lo, 1))}, 1.0, 1, classes=["a", "b"], rng=0)
+
+
+# ---------------------------------------------------------------- phase 2: source's trees, shared folds
+def test_adult_taxonomies_selects_the_hierarchy_set():
+    from privlib.data import load_hierarchy
+    src = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS)              # default: the source's trees
+    book = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS, hierarchy_set="book")
+    for a in ("workclass", "education", "native_country", "race"):
+        assert src[a].leaves == load_hierarchy(a, "tkde2007").leaves
+        assert book[a].leaves == load_hierarchy(a, "book").leaves
+    # the sets differ (e.g. race: White / Colored in Fung et al.; flat in the book's)
+    assert src["race"].children(src["race"].root) != book["race"].children(book["race"].root)
+    assert src["age"] == book["age"] == (15.0, 95.0)
+
+
+def test_adult_domains_are_the_shipped_public_domains():
+    from privlib.data import adult_domains
+    assert adult_domains("tkde2007") == dg.ADULT_DOMAINS
+
+
+def test_subset_equals_preparing_the_fold_from_scratch():
+    # cross_validate encodes the table once and slices it per fold: same count tables as
+    # preparing the fold's DataFrame from scratch (the previous implementation)
+    df = _small_data(300, seed=5)
+    full = dg._prepare(df, SMALL_PRED, "class", SMALL_TAX, classes=CLS)
+    idx = np.sort(np.random.default_rng(1).choice(len(df), 200, replace=False))
+    a = dg._subset(full, idx)
+    b = dg._prepare(df.iloc[idx], SMALL_PRED, "class", SMALL_TAX, classes=CLS)
+    assert a.n == b.n and np.array_equal(a.y, b.y)
+    for xa, xb, ca, cb, va, vb in zip(a.raw, b.raw, a.cum, b.cum, a.vals, b.vals):
+        assert np.array_equal(xa, xb) and np.array_equal(ca, cb)
+        assert (va is None and vb is None) or np.array_equal(va, vb)
+
+
+def test_cross_validate_several_tds_setups_on_the_same_folds():
+    df = _small_data(300, seed=3)
+    kw = dict(folds=3, repeats=2, rng=0, classes=CLS)
+    cv = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, [1.0], 3, k=5,
+                           tds={"job only": (10, ["job"])}, **kw)
+    assert cv.groupby("method").size().to_dict() == {"diffgen": 6, "tds": 6, "job only": 6}
+    alone = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=10, qid=["job"], **kw)
+    assert np.array_equal(cv.loc[cv["method"] == "job only", "ca"].to_numpy(), alone["ca"].to_numpy())
+    # the DiffGen rows do not depend on the TDS set-ups nor on the number of workers
+    dgen = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, [1.0], 3, workers=2, **kw)
+    assert np.array_equal(cv.loc[cv["method"] == "diffgen", "ca"].to_numpy(), dgen["ca"].to_numpy())
