@@ -85,9 +85,11 @@ def _output_text(output) -> str:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
 def test_no_notebook_falls_back_to_data_derived_values(path):
     # Every DP call of the book passes public domains and class labels: the build shows no
-    # PrivacyLeakWarning (a privlib function warns every time it has to derive one from the data).
+    # PrivacyLeakWarning (a privlib function warns every time it has to derive one from the data;
+    # a warning that is not caught is printed on stderr).  A page may still catch one on purpose
+    # and print it, to show what it says.
     leaks = [i for i, c in enumerate(_code_cells(path)) for o in c.get("outputs", [])
-             if "PrivacyLeakWarning" in _output_text(o)]
+             if o.get("name") == "stderr" and "PrivacyLeakWarning" in _output_text(o)]
     assert not leaks, f"{path.name}: code cells {leaks} print a PrivacyLeakWarning"
 
 
