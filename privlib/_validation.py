@@ -28,6 +28,7 @@ __all__ = [
     "check_finite",
     "check_array",
     "check_unique_columns",
+    "check_has_order",
 ]
 
 
@@ -227,3 +228,19 @@ def check_unique_columns(df, name: str = "df") -> None:
     if len(dup):
         raise ValueError(f"{name}: duplicated column name(s) {sorted(set(map(str, dup)))}; "
                          "rename them so that every column has one name")
+
+
+def check_has_order(column, argument: str) -> None:
+    """An attribute used with an ordered ground distance must carry its order.
+
+    Numbers and ordered categoricals do; text does not (sorting text is not an order:
+    ``'11K' < '3K'``), so the caller must pass the values in order as ``argument``.
+    """
+    import pandas as pd
+
+    ordered_cat = isinstance(column.dtype, pd.CategoricalDtype) and column.dtype.ordered
+    if not ordered_cat and not pd.api.types.is_numeric_dtype(column):
+        raise ValueError(
+            f"{argument}: the ordered distance on the non-numeric column {column.name!r} needs its values in "
+            f"order, as {argument}=[...] (or an ordered categorical); sorting them as text is not an order "
+            f"(e.g. '11K' < '3K'). Values: {list(pd.unique(column))[:6]}")

@@ -121,6 +121,21 @@ def _conditionals_at(decomposition: Decomposition, j: int, z: np.ndarray, H: np.
         return np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
 
 
+def _attacked_records(decomposition, df, sa):
+    """The SA column and the QI codes of the attacked records, checked against the release."""
+    sa = decomposition.sa if sa is None else sa
+    check_nonempty(df, "df")
+    check_columns(df, [sa], "sa")
+    X = qi_codes(df, list(decomposition.qi))
+    dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
+    outside = (X < dlo) | (X > dhi)
+    if outside.any():
+        j = int(np.argmax(outside.any(axis=0)))
+        raise ValueError(f"df: quasi-identifier {decomposition.qi[j]!r} has values outside the release's domain "
+                         f"[{dlo[j]}, {dhi[j]}]")
+    return sa, X
+
+
 def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str | None = None) -> Prediction:
     """Attack every record of ``df`` with the kernel naive-Bayes classifier of the source.
 
@@ -148,16 +163,8 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
         qi = check_columns(df, qi, "qi")
         if tuple(qi) != tuple(decomposition.qi):
             raise ValueError(f"qi: expected the decomposition's quasi-identifiers {list(decomposition.qi)}, got {qi}")
-    sa = decomposition.sa if sa is None else sa
-    check_nonempty(df, "df")
-    check_columns(df, [sa], "sa")
-    X = qi_codes(df, list(decomposition.qi))
+    sa, X = _attacked_records(decomposition, df, sa)
     dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
-    outside = (X < dlo) | (X > dhi)
-    if outside.any():
-        j = int(np.argmax(outside.any(axis=0)))
-        raise ValueError(f"df: quasi-identifier {decomposition.qi[j]!r} has values outside the release's domain "
-                         f"[{dlo[j]}, {dhi[j]}]")
     S = decomposition.histograms.shape[1]
     wide = [(int(dhi[j]) - int(dlo[j]) + 1) * S > _DENSE_CELLS for j in range(len(decomposition.qi))]
     if any(wide):                       # evaluate every QI at the records' codes (no full tables)
@@ -237,16 +244,7 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None
     """
     if not isinstance(decomposition, Decomposition):
         raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
-    sa = decomposition.sa if sa is None else sa
-    check_nonempty(df, "df")
-    check_columns(df, [sa], "sa")
-    X = qi_codes(df, list(decomposition.qi))
-    dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
-    outside = (X < dlo) | (X > dhi)
-    if outside.any():
-        j = int(np.argmax(outside.any(axis=0)))
-        raise ValueError(f"df: quasi-identifier {decomposition.qi[j]!r} has values outside the release's domain "
-                         f"[{dlo[j]}, {dhi[j]}]")
+    sa, X = _attacked_records(decomposition, df, sa)
     H = np.clip(np.asarray(decomposition.histograms, dtype=float), 0.0, None)
     total = H.sum(axis=0)
     fallback = total / total.sum() if total.sum() > 0 else np.full(H.shape[1], 1.0 / H.shape[1])

@@ -28,8 +28,8 @@ import numpy as np
 import pandas as pd
 from scipy import sparse
 
-from ._validation import (check_columns, check_distribution, check_in, check_no_nan, check_nonempty, check_positive,
-                          check_probability, check_unique_columns)
+from ._validation import (check_columns, check_distribution, check_has_order, check_in, check_no_nan,
+                          check_nonempty, check_positive, check_probability, check_unique_columns)
 from .closeness import emd_equal, emd_hierarchical, emd_ordered
 from .hierarchy import Hierarchy
 
@@ -455,13 +455,7 @@ def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarch
             raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
         check_unique_columns(df, "df")
         (sa_col,) = check_columns(df, [sa], "sa")
-        col = df[sa_col]
-        ordered_cat = isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered
-        if not ordered_cat and not pd.api.types.is_numeric_dtype(col):
-            raise ValueError(
-                f"domain: the ordered distance on the non-numeric column {sa_col!r} needs its values in "
-                f"order, as domain=[...] (or an ordered categorical); sorting them as text is not an order "
-                f"(e.g. '11K' < '3K'). Values: {list(pd.unique(col))[:6]}")
+        check_has_order(df[sa_col], "domain")
     if distance == "hierarchical":
         if domain is not None:
             raise ValueError("domain: the hierarchical distance uses the leaves of hierarchy as the domain; "

@@ -34,8 +34,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from ._validation import (as_generator, check_columns, check_epsilon, check_in, check_int, check_no_nan,
-                          check_nonempty, check_probability, check_unique_columns, warn_privacy_leak)
+from ._validation import (as_generator, check_columns, check_epsilon, check_has_order, check_in, check_int,
+                          check_no_nan, check_nonempty, check_probability, check_unique_columns,
+                          warn_privacy_leak)
 from .accounting import Ledger, LedgerEntry
 from .closeness import emd_equal, emd_ordered
 from .mechanisms import exponential_rows, laplace
@@ -490,13 +491,7 @@ def mondrian(df: pd.DataFrame, qi, sa: str, k: int, l: int | None = None, t: flo
     check_in(distance, "distance", ("equal", "ordered"))
     check_in(t_rule, "t_rule", ("strict", "source"))
     if t is not None and distance == "ordered" and sa_values is None:
-        col = df[sa]
-        ordered_cat = isinstance(col.dtype, pd.CategoricalDtype) and col.dtype.ordered
-        if not ordered_cat and not pd.api.types.is_numeric_dtype(col):
-            raise ValueError(
-                f"sa_values: the ordered distance on the non-numeric sensitive attribute {sa!r} needs its "
-                f"values in order, as sa_values=[...] (or an ordered categorical); sorting them as text is "
-                f"not an order (e.g. '11K' < '3K'). Values: {list(pd.unique(col))[:6]}")
+        check_has_order(df[sa], "sa_values")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
     dlo, dhi = _domain(X, qi, domain)

@@ -31,7 +31,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_finite, check_int, check_positive, check_probability
+from ._checks import check_lognormal_size
+from .._validation import as_generator, check_int, check_positive, check_probability
 
 #: Largest number of blocks / of jobs the simulators generate (memory guard).
 _MAX_BLOCKS = 20_000_000
@@ -188,12 +189,7 @@ def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: f
         check_positive(v, nm)
     check_positive(far_weight, "far_weight", allow_zero=True)
     check_probability(same_block, "same_block")
-    mu = check_finite(size_logmean, "size_logmean")
-    if not -20.0 <= mu <= 12.0:
-        raise ValueError(f"size_logmean: expected a log-employment in [-20, 12], got {size_logmean!r}")
-    sd = check_positive(size_logsd, "size_logsd")
-    if sd > 5.0:
-        raise ValueError(f"size_logsd: expected a log-sd in (0, 5], got {size_logsd!r}")
+    mu, sd = check_lognormal_size(size_logmean, size_logsd)
     gen = as_generator(rng)
     btract = geo.blocks["tract"].to_numpy()
     bp = geo.tracts["pop"].to_numpy()[btract]

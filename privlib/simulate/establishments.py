@@ -34,7 +34,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_finite, check_int, check_positive
+from ._checks import check_lognormal_size
+from .._validation import as_generator, check_int, check_positive
 
 #: Largest panel (establishments x quarters) simulated (memory guard).
 _MAX_ROWS = 50_000_000
@@ -85,12 +86,7 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
     if J * Q > _MAX_ROWS:
         raise ValueError(f"n_establishments, n_quarters: expected at most {_MAX_ROWS:,} establishment-quarters, "
                          f"got {J * Q:,}")
-    mu = check_finite(size_logmean, "size_logmean")
-    if not -20.0 <= mu <= 12.0:
-        raise ValueError(f"size_logmean: expected a log-employment in [-20, 12], got {size_logmean!r}")
-    sd = check_positive(size_logsd, "size_logsd")
-    if sd > 5.0:
-        raise ValueError(f"size_logsd: expected a log-sd in (0, 5], got {size_logsd!r}")
+    mu, sd = check_lognormal_size(size_logmean, size_logsd)
     gen = as_generator(rng)
 
     county = gen.choice(C, size=J, p=_zipf_probs(C, 0.8))
