@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 
 from ._checks import check_lognormal_size
-from .._validation import as_generator, check_int, check_positive
+from .._validation import as_generator, check_int
 
 #: Largest panel (establishments x quarters) simulated (memory guard).
 _MAX_ROWS = 50_000_000
