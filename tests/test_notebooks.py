@@ -99,3 +99,14 @@ def test_reader_facing_text_never_speaks_of_the_tracker(path):
     bad = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
            and re.search(r"\bthe issue\b|\bissues? #?\d|\bthe tracker\b", "".join(c["source"]), re.I)]
     assert not bad, f"{path.name}: markdown cells {bad} speak of the issue tracker"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_every_figure_is_numbered_and_captioned(path):
+    # a cell that draws a figure carries MyST-NB figure metadata: a caption and a name that the
+    # text refers to with {numref}
+    bad = [i for i, c in enumerate(_code_cells(path))
+           if any("image/png" in o.get("data", {}) for o in c.get("outputs", []))
+           and not (c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("caption")
+                    and c["metadata"]["mystnb"]["figure"].get("name"))]
+    assert not bad, f"{path.name}: code cells {bad} draw a figure without a caption and a name"
