@@ -249,17 +249,18 @@ def geometric(value, eps: float, sensitivity: float = 1.0, *, rng):
     if not np.issubdtype(arr.dtype, np.integer):
         if not (np.all(np.isfinite(arr)) and np.all(arr == np.round(arr))):
             raise ValueError("value: the geometric mechanism needs integer true answers")
-    if arr.size and (np.any(arr > _INT64_SAFE) or np.any(arr < -_INT64_SAFE)):
+    if arr.size and (arr.max() > _INT64_SAFE or arr.min() < -_INT64_SAFE):   # no temporary arrays
         raise ValueError(f"value: expected integers within +-{_INT64_SAFE} (2**62), so that value + noise fits "
                          f"in int64; got {arr.min()!r} .. {arr.max()!r}")
-    arr = arr.astype(np.int64)
+    arr = arr.astype(np.int64, copy=False)
     ratio = eps / sensitivity
     if ratio < _GEOM_MIN_RATIO:
         raise ValueError(f"eps: eps / sensitivity = {ratio!r} is below {_GEOM_MIN_RATIO}; the geometric noise "
                          "would not fit in a 64-bit integer (expected a larger eps or a smaller sensitivity)")
     q = -np.expm1(-ratio)                                  # 1 - alpha, accurate for a small eps
-    z = gen.geometric(q, size=arr.shape) - gen.geometric(q, size=arr.shape)
-    out = arr + z                                          # |arr| <= 2**62, |z| < 2**62 with overwhelming probability
-    if np.any(np.abs(z) > _INT64_SAFE):                    # pragma: no cover - probability < exp(-1e6)
+    z = gen.geometric(q, size=arr.shape)
+    z -= gen.geometric(q, size=arr.shape)
+    if z.size and (z.max() > _INT64_SAFE or z.min() < -_INT64_SAFE):   # pragma: no cover - probability < exp(-1e6)
         raise ValueError("eps: the geometric noise overflowed int64; use a larger eps")
+    out = z + arr                                          # |arr| <= 2**62, |z| < 2**62 with overwhelming probability
     return int(out) if out.ndim == 0 else out
