@@ -106,7 +106,13 @@ def exponential_probabilities(utilities, eps: float, sensitivity: float = 1.0, b
             raise ValueError(f"base_measure: expected shape {u.shape}, got {mu.shape}")
         if np.any(mu < 0) or not np.all(np.isfinite(mu)) or not np.any(mu > 0):
             raise ValueError("base_measure: expected finite non-negative weights, not all zero")
-    logw = _logits(u[None, :], eps, sensitivity, None if mu is None else mu[None, :])[0]
+    top = float(np.abs(u).max())
+    if eps * top < 1e300 and eps * top / (2.0 * sensitivity) < 1e300 and (mu is None or mu.min() > 0):
+        logw = eps * u / (2.0 * sensitivity)       # the common case: nothing can overflow (same arithmetic)
+        if mu is not None:
+            logw = logw + np.log(mu)
+    else:
+        logw = _logits(u[None, :], eps, sensitivity, None if mu is None else mu[None, :])[0]
     logw = logw - np.max(logw)
     w = np.exp(logw)
     return w / w.sum()
