@@ -121,6 +121,18 @@ def _conditionals_at(decomposition: Decomposition, j: int, z: np.ndarray, H: np.
         return np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
 
 
+def _prediction(decomposition, actual, beliefs, best) -> "Prediction":
+    """The attack's output: the guessed SA value of every record (index ``best``) and its beliefs."""
+    values = np.asarray(decomposition.sa_values, dtype=object)
+    return Prediction(
+        predicted=values[best],
+        confidence=beliefs[np.arange(best.size), best],
+        actual=actual.to_numpy(dtype=object),
+        beliefs=beliefs,
+        sa_values=decomposition.sa_values,
+    )
+
+
 def _attacked_records(decomposition, df, sa):
     """The SA column and the QI codes of the attacked records, checked against the release."""
     sa = decomposition.sa if sa is None else sa
@@ -195,14 +207,7 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
     w[~np.isfinite(w)] = 0.0
     beliefs = w / w.sum(axis=1, keepdims=True)
     best = np.argmax(logp, axis=1)
-    values = np.asarray(decomposition.sa_values, dtype=object)
-    return Prediction(
-        predicted=values[best],
-        confidence=beliefs[np.arange(best.size), best],
-        actual=df[sa].to_numpy(dtype=object),
-        beliefs=beliefs,
-        sa_values=decomposition.sa_values,
-    )
+    return _prediction(decomposition, df[sa], beliefs, best)
 
 
 def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None = None) -> Prediction:
@@ -252,11 +257,4 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None
     P = np.where(sums > 0, H / np.where(sums > 0, sums, 1.0), fallback[None, :])
     beliefs = P[decomposition._assign_codes(X)]
     best = np.argmax(beliefs, axis=1)
-    values = np.asarray(decomposition.sa_values, dtype=object)
-    return Prediction(
-        predicted=values[best],
-        confidence=beliefs[np.arange(best.size), best],
-        actual=df[sa].to_numpy(dtype=object),
-        beliefs=beliefs,
-        sa_values=decomposition.sa_values,
-    )
+    return _prediction(decomposition, df[sa], beliefs, best)
