@@ -12,22 +12,14 @@ import pytest
 from privlib import noise, synth
 from privlib.simulate.commuting import simulate_commuting, simulate_geography
 from privlib.simulate.establishments import simulate_establishments
+from test_noise import _toy
 
 RAMP = noise.RampDistribution(1.05, 1.15)
 NAN, INF = float("nan"), float("inf")
 
 
 def _panel():
-    return pd.DataFrame({
-        "estab": [0, 0, 1, 1, 2, 2],
-        "county": [0, 0, 0, 0, 1, 1],
-        "industry": [0, 0, 0, 0, 0, 0],
-        "quarter": [0, 1, 0, 1, 0, 1],
-        "B": [10, 12, 4, 5, 1, 0],
-        "E": [12, 11, 5, 5, 0, 0],
-        "W2": [1200.0, 1100.0, 600.0, 500.0, 0.0, 0.0],
-        "weight": [1.0, 1.0, 2.0, 2.0, 1.5, 1.5],
-    })
+    return _toy()  # the hand-worked establishment panel of test_noise.py
 
 
 F_OK = pd.Series([1.1, 0.9, 1.2], index=[0, 1, 2])
