@@ -1,14 +1,18 @@
 """Benchmarks of the t-closeness chapter (issue 3).
 
-1. Closed-form EMD versus the linear program (HiGHS), as a time ratio, for domains of 10,
-   100 and 1,000 values (ordered, equal and hierarchical ground distances; for 1,000 values
-   only the ordered one: a single LP with 10^6 flow variables takes minutes and ~1 GB).
+1. Closed-form EMD versus the general-ground EMD (``privlib.closeness.emd``, POT's network
+   simplex), as a time ratio, for domains of 10, 100 and 1,000 values (ordered, equal and
+   hierarchical ground distances).
 2. t-closeness of a table with 100,000 equivalence classes over a 1,000-value domain
    (``privlib.models.t_closeness``), time and peak memory.
 3. The Adult lattice search of Figure 3 with both traversals (Incognito's bottom-up and
    the top-down one used in the chapter): time and nodes evaluated, QI size 3..7, k = l = 5.
+4. The general-ground EMD (``privlib.closeness.emd``): POT's exact network simplex (the
+   default, ``method="network_simplex"``) against the former HiGHS linear program
+   (``method="highs"``), m = 50, 200, 1,000: time and |difference| (random metric ground
+   distance, and the ordered ground where the closed form gives the exact value).
 
-Run from the repository root:  python benchmarks/bench_closeness.py  [--quick] [1 2 3]  (parts)
+Run from the repository root:  python benchmarks/bench_closeness.py  [--quick] [1 2 3 4]  (parts)
 Prints plain tables; timings are wall-clock seconds on the machine that runs it.
 """
 from __future__ import annotations
@@ -22,9 +26,10 @@ import pandas as pd
 
 from privlib.closeness import emd, emd_equal, emd_hierarchical, emd_ordered
 from privlib.data import adult_hierarchies, load_adult, load_hierarchy
-from privlib.generalization import KAnonymityReq, LDiversityReq, TClosenessReq, encode, search
+from privlib.generalization import encode_lattice, search
 from privlib.hierarchy import Hierarchy
 from privlib.models import t_closeness
+from privlib.requirements import KAnonymity, LDiversity, TCloseness
 
 
 def best_of(f, repeat):
@@ -62,13 +67,11 @@ def bench_closed_vs_lp(sizes=(10, 100, 1000)):
             "hierarchical": (lambda: emd_hierarchical(p, q, h), h.distance_matrix()),
         }
         for name, (closed, G) in grounds.items():
-            if m > 100 and name != "ordered":
-                continue  # one LP over 1,000 values takes minutes and ~1 GB; measured for the ordered ground only
             reps = 50 if m <= 100 else 5
             t_cf, d_cf = best_of(closed, reps)
             t_lp, d_lp = best_of(lambda: emd(p, q, G), 3 if m <= 100 else 1)
-            rows.append({"m": m, "ground": name, "closed form (s)": t_cf, "LP (s)": t_lp,
-                         "LP / closed": t_lp / t_cf, "|difference|": abs(d_cf - d_lp)})
+            rows.append({"m": m, "ground": name, "closed form (s)": t_cf, "general EMD (s)": t_lp,
+                         "general / closed": t_lp / t_cf, "|difference|": abs(d_cf - d_lp)})
     return pd.DataFrame(rows)
 
 
@@ -83,9 +86,9 @@ def bench_100k_classes(n_classes=100_000, m=1000, n=1_000_000):
         tracemalloc.start()
         t0 = time.perf_counter()
         if distance == "hierarchical":
-            res = t_closeness(df, ["c"], "leaf", distance, h)
+            res = t_closeness(df, ["c"], "leaf", distance=distance, hierarchy=h)
         else:
-            res = t_closeness(df, ["c"], "s", distance)
+            res = t_closeness(df, ["c"], "s", distance=distance)
         sec = time.perf_counter() - t0
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
@@ -100,16 +103,18 @@ def bench_adult_search(qi_sizes=range(3, 8)):
     occ = load_hierarchy("occupation")
     hs = adult_hierarchies(qi7)
     reqs = {
-        "k-anonymity": [KAnonymityReq(5)],
-        "distinct l-diversity": [LDiversityReq("occupation", 5, "distinct")],
-        "entropy l-diversity": [LDiversityReq("occupation", 5, "entropy")],
-        "recursive (4,l)-diversity": [LDiversityReq("occupation", 5, "recursive", c=4)],
-        "k-anonymity + t-closeness": [KAnonymityReq(5), TClosenessReq("occupation", 0.15, "hierarchical", occ),
-                                      TClosenessReq("income", 0.15, "ordered")],
+        "k-anonymity": [KAnonymity(5)],
+        "distinct l-diversity": [LDiversity(5, kind="distinct", sa="occupation")],
+        "entropy l-diversity": [LDiversity(5, kind="entropy", sa="occupation")],
+        "recursive (4,l)-diversity": [LDiversity(5, kind="recursive", c=4, sa="occupation")],
+        "k-anonymity + t-closeness": [KAnonymity(5),
+                                      TCloseness(0.15, distance="hierarchical", hierarchy=occ, sa="occupation"),
+                                      TCloseness(0.15, distance="ordered", sa="income")],
     }
     rows = []
     for d in qi_sizes:
-        enc = encode(adult, qi7[:d], hs, ["occupation", "income"], {"occupation": occ.leaves, "income": ["<=50K", ">50K"]})
+        enc = encode_lattice(adult, qi7[:d], hs, ["occupation", "income"],
+                             sa_domains={"occupation": occ.leaves, "income": ["<=50K", ">50K"]})
         for name, r in reqs.items():
             for direction in ("bottom-up", "top-down"):
                 sec, res = best_of(lambda: search(enc, r, direction=direction), 1)
@@ -118,11 +123,34 @@ def bench_adult_search(qi_sizes=range(3, 8)):
     return pd.DataFrame(rows)
 
 
-def main(quick=False, parts=(1, 2, 3)):
+def bench_pot_vs_highs(sizes=(50, 200, 1000)):
+    """POT's network simplex against the HiGHS LP on the same instances (issue 13, item 9)."""
+    rng = np.random.default_rng(13)
+    rows = []
+    for m in sizes:
+        p, q = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
+        X = rng.normal(size=(m, 2))
+        idx = np.arange(m)
+        grounds = {"random metric": np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1)),
+                   "ordered": np.abs(np.subtract.outer(idx, idx)) / (m - 1)}
+        for name, G in grounds.items():
+            t_pot, d_pot = best_of(lambda: emd(p, q, G), 5 if m <= 200 else 3)
+            t_lp, d_lp = best_of(lambda: emd(p, q, G, method="highs"), 3 if m <= 200 else 1)
+            row = {"m": m, "ground": name, "POT (s)": t_pot, "HiGHS (s)": t_lp, "HiGHS / POT": t_lp / t_pot,
+                   "|POT - HiGHS|": abs(d_pot - d_lp)}
+            if name == "ordered":
+                exact = emd_ordered(p, q)
+                row["|POT - closed form|"] = abs(d_pot - exact)
+                row["|HiGHS - closed form|"] = abs(d_lp - exact)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def main(quick=False, parts=(1, 2, 3, 4)):
     pd.set_option("display.width", 160)
     pd.set_option("display.max_columns", 20)
     if 1 in parts:
-        print("1. Closed-form EMD vs linear program (best-of timings)")
+        print("1. Closed-form EMD vs the general-ground EMD (POT network simplex; best-of timings)")
         print(bench_closed_vs_lp((10, 100) if quick else (10, 100, 1000)).to_string(
             index=False, float_format=lambda x: f"{x:.3g}"))
     if 2 in parts:
@@ -136,6 +164,10 @@ def main(quick=False, parts=(1, 2, 3)):
         print()
         print(res.pivot_table(index=["requirement"], columns=["direction", "QI size"], values="evaluated")
               .astype(int).to_string())
+    if 4 in parts:
+        print("\n4. General-ground EMD: POT network simplex vs HiGHS linear program (best-of timings)")
+        print(bench_pot_vs_highs((50, 200) if quick else (50, 200, 1000)).to_string(
+            index=False, float_format=lambda x: f"{x:.3g}"))
     import resource
     print(f"\nprocess peak RSS: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MB")
 
@@ -143,5 +175,5 @@ def main(quick=False, parts=(1, 2, 3)):
 if __name__ == "__main__":
     # python benchmarks/bench_closeness.py [--quick] [--part N ...]
     args = sys.argv[1:]
-    parts = tuple(int(a) for a in args if a.isdigit()) or (1, 2, 3)
+    parts = tuple(int(a) for a in args if a.isdigit()) or (1, 2, 3, 4)
     main(quick="--quick" in args, parts=parts)

@@ -24,12 +24,12 @@ def timed(label, fn, repeat=3):
 
 
 def cold_adult():
-    data._read_adult_file.cache_clear()
+    data.clear_cache()
     data.load_adult()
 
 
 def cold_hierarchies():
-    data._load_hierarchy.cache_clear()
+    data.clear_cache()
     data.adult_hierarchies()
 
 
@@ -40,10 +40,10 @@ if __name__ == "__main__":
     timed("load_movielens() (md5 + unpickle, 100,004 rows)", data.load_movielens)
     timed("adult_hierarchies() cold (15 files, 29,127 leaves)", cold_hierarchies)
     u = np.random.default_rng(0).normal(size=1_000_000) * 1e3
-    timed("exponential mechanism, 10^6 candidates", lambda: mechanisms.exponential(u, 1.0, rng=1))
-    timed("Laplace mechanism, 10^6 values", lambda: mechanisms.laplace(np.zeros(1_000_000), 1.0, rng=1))
+    timed("exponential mechanism, 10^6 candidates", lambda: mechanisms.exponential(u, eps=1.0, rng=1))
+    timed("Laplace mechanism, 10^6 values", lambda: mechanisms.laplace(np.zeros(1_000_000), eps=1.0, rng=1))
     timed("geometric mechanism, 10^6 values",
-          lambda: mechanisms.geometric(np.zeros(1_000_000, dtype=int), 1.0, rng=1))
+          lambda: mechanisms.geometric(np.zeros(1_000_000, dtype=int), eps=1.0, rng=1))
     age = data.load_hierarchy("age")
     values = data.load_adult()["age"]
     timed("Hierarchy.generalize, 45,222 ages", lambda: age.generalize(values, 2))

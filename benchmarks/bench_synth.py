@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from privlib import synth
-from privlib.simulate.commuting import simulate_commuting, simulate_geography
+from privlib.simulate import simulate_commuting, simulate_geography
 
 
 def stage(name, fn, rows):
@@ -38,8 +38,8 @@ def main(n_workplaces: int = 100_000) -> pd.DataFrame:
     data = stage("simulate commuting", lambda: simulate_commuting(geo, n_workplaces=n_workplaces, decay=10.0,
                                                                   far_weight=3e-4, rng=2), rows)
     settings = synth.OTMSettings()
-    dom = stage("build_domains", lambda: synth.build_domains(data, settings, rng=3), rows)
-    syn = stage("synthesize", lambda: synth.synthesize(data, dom, settings, rng=4), rows)
+    dom = stage("build_domains", lambda: synth.build_domains(data, settings=settings, rng=3), rows)
+    syn = stage("synthesize", lambda: synth.synthesize(data, dom, settings=settings, rng=4), rows)
     val = stage("analytical_validity", lambda: synth.analytical_validity(syn), rows)
     tracemalloc.stop()
     table = pd.DataFrame(rows)

@@ -1,15 +1,29 @@
-"""Input validation shared by every privlib module.
+"""Input validation shared by every privlib module (private: tested through the public API).
 
 One helper family, so that every error reads the same way: the message names the
 argument, the value received and what was expected.  All helpers raise
 ``ValueError`` (bad value) or ``TypeError`` (bad type) and return the cleaned value.
+
+Examples
+--------
+>>> check_int(3.0, "k", minimum=1)
+3
+>>> check_in("c", "split", ("all", "train", "test"))
+Traceback (most recent call last):
+...
+ValueError: split: expected one of ['all', 'train', 'test'], got 'c'
 """
 from __future__ import annotations
 
 import numbers
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike, DTypeLike
 
 __all__ = [
     "PrivacyLeakWarning",
@@ -32,7 +46,7 @@ __all__ = [
 ]
 
 
-def _fmt(value) -> str:
+def _fmt(value: object) -> str:
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."
 
@@ -42,23 +56,73 @@ class PrivacyLeakWarning(RuntimeWarning):
     of class labels) that it publishes outside its privacy budget.
 
     As diffprivlib's ``PrivacyLeakWarning``: the result is still computed, but its guarantee no
-    longer holds as stated; pass the public value the warning names to silence it.
+    longer holds as stated; pass the public value the warning names to silence it.  privlib
+    shows it at every call (``import privlib`` installs an ``"always"`` filter, appended after
+    the user's own filters).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_privacy_leak("domain: taken from the data")
+    >>> caught[0].category.__name__
+    'PrivacyLeakWarning'
     """
 
 
 def warn_privacy_leak(message: str, *, stacklevel: int = 3) -> None:
-    """Warn with :class:`PrivacyLeakWarning` (every time: the leak happens at every call)."""
+    """Warn with :class:`PrivacyLeakWarning` (every time: the leak happens at every call).
+
+    Parameters
+    ----------
+    message : str
+        What was derived from the data, and the public value that would avoid it.
+    stacklevel : int
+        As :func:`warnings.warn` (3: the caller of the DP function).
+
+    Examples
+    --------
+    >>> import warnings
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error")
+    ...     warn_privacy_leak("domain: taken from the data")
+    Traceback (most recent call last):
+    ...
+    privlib._validation.PrivacyLeakWarning: domain: taken from the data
+    """
     import warnings
 
     warnings.warn(message, PrivacyLeakWarning, stacklevel=stacklevel)
 
 
-def as_generator(rng) -> np.random.Generator:
+def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
     """Normalise ``rng`` (int seed, ``None`` or ``numpy.random.Generator``) to a Generator.
 
     Every random function of privlib calls this once on its ``rng`` argument, as
     scikit-learn does with ``random_state``.  ``None`` is refused: randomness in a
     reproducible compendium is always seeded explicitly.
+
+    Parameters
+    ----------
+    rng : int or numpy.random.Generator
+        A non-negative seed, or a Generator (returned as is: it advances).
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    TypeError
+        ``None``, a bool, a float or anything but an int or a Generator.
+    ValueError
+        A negative seed.
+
+    Examples
+    --------
+    >>> as_generator(7).random() == as_generator(7).random()
+    True
     """
     if isinstance(rng, np.random.Generator):
         return rng
@@ -71,8 +135,37 @@ def as_generator(rng) -> np.random.Generator:
     )
 
 
-def check_positive(value, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
-    """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``)."""
+def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
+    """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``).
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        The argument's name, used in the error message.
+    allow_zero : bool
+        Accept 0.
+    finite : bool
+        Refuse +inf.
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Raises
+    ------
+    TypeError
+        Not a real number (bools included).
+    ValueError
+        NaN, inf (with ``finite``) or out of range.
+
+    Examples
+    --------
+    >>> check_positive(0, "tolerance", allow_zero=True)
+    0.0
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
     v = float(value)
@@ -84,13 +177,63 @@ def check_positive(value, name: str, *, allow_zero: bool = False, finite: bool =
     return v
 
 
-def check_epsilon(eps, name: str = "eps") -> float:
-    """Privacy budget: a finite real number > 0."""
+def check_epsilon(eps: float, name: str = "eps") -> float:
+    """Privacy budget: a finite real number > 0.
+
+    Parameters
+    ----------
+    eps : float
+        The budget.
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    float
+        ``eps``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`check_positive`.
+
+    Examples
+    --------
+    >>> check_epsilon(0.5)
+    0.5
+    """
     return check_positive(eps, name)
 
 
-def check_probability(p, name: str, *, low_open: bool = False, high_open: bool = False) -> float:
-    """A probability in [0, 1]; ``low_open``/``high_open`` exclude 0 / 1."""
+def check_probability(p: float, name: str, *, low_open: bool = False, high_open: bool = False) -> float:
+    """A probability in [0, 1]; ``low_open``/``high_open`` exclude 0 / 1.
+
+    Parameters
+    ----------
+    p : float
+        The probability.
+    name : str
+        The argument's name, used in the error message.
+    low_open, high_open : bool
+        Exclude 0, exclude 1.
+
+    Returns
+    -------
+    float
+        ``p``.
+
+    Raises
+    ------
+    TypeError
+        Not a real number.
+    ValueError
+        Outside the interval.
+
+    Examples
+    --------
+    >>> check_probability(1, "p")
+    1.0
+    """
     if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a real number, got {type(p).__name__} {_fmt(p)}")
     v = float(p)
@@ -102,13 +245,65 @@ def check_probability(p, name: str, *, low_open: bool = False, high_open: bool =
     return v
 
 
-def check_delta(delta, name: str = "delta") -> float:
-    """The delta of (eps, delta) guarantees: strictly inside (0, 1)."""
+def check_delta(delta: float, name: str = "delta") -> float:
+    """The delta of (eps, delta) guarantees: strictly inside (0, 1).
+
+    Parameters
+    ----------
+    delta : float
+        The delta.
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    float
+        ``delta``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`check_probability`.
+
+    Examples
+    --------
+    >>> check_delta(1e-6)
+    1e-06
+    """
     return check_probability(delta, name, low_open=True, high_open=True)
 
 
-def check_int(value, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
-    """An integer (Python or numpy) within the optional bounds, inclusive."""
+def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
+    """An integer (Python or numpy) within the optional bounds, inclusive (a float with an integer value is accepted).
+
+    Parameters
+    ----------
+    value : int
+        The integer.
+    name : str
+        The argument's name, used in the error message.
+    minimum, maximum : int, optional
+        Inclusive bounds.
+
+    Returns
+    -------
+    int
+        ``value``.
+
+    Raises
+    ------
+    TypeError
+        Not an integer.
+    ValueError
+        Out of bounds.
+
+    Examples
+    --------
+    >>> check_int(11, "k", maximum=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: k: expected an integer <= 10, got 11
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)
@@ -122,11 +317,43 @@ def check_int(value, name: str, *, minimum: int | None = None, maximum: int | No
     return v
 
 
-def check_distribution(p, name: str, *, atol: float = 1e-9, axis: int = -1) -> np.ndarray:
+def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int = -1) -> np.ndarray:
     """A probability vector (or a stack of them along ``axis``).
 
     Requires finite, non-negative entries summing to 1 within ``atol`` (scaled by the
     length of the vector).  Returns a float array.
+
+    Parameters
+    ----------
+    p : array_like
+        The probabilities.
+    name : str
+        The argument's name, used in the error message.
+    atol : float
+        Tolerance of the sum, per entry.
+    axis : int
+        The axis of a stack of vectors.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``p`` as floats, tiny negative rounding errors clipped to 0.
+
+    Raises
+    ------
+    TypeError
+        Non-numeric entries.
+    ValueError
+        Empty, NaN or inf, negative entries, or a sum other than 1.
+
+    Examples
+    --------
+    >>> check_distribution([[0.5, 0.5], [1.0, 0.0]], "P").shape
+    (2, 2)
+    >>> check_distribution([0.2, 0.7], "p")
+    Traceback (most recent call last):
+    ...
+    ValueError: p: expected probabilities summing to 1, got a sum of 0.9
     """
     try:
         arr = np.asarray(p, dtype=float)
@@ -146,8 +373,34 @@ def check_distribution(p, name: str, *, atol: float = 1e-9, axis: int = -1) -> n
     return np.clip(arr, 0.0, None)
 
 
-def check_columns(df, columns, name: str = "columns") -> list:
-    """All ``columns`` are columns of the DataFrame ``df``; returns them as a list."""
+def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list:
+    """All ``columns`` are columns of the DataFrame ``df``; returns them as a list.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    columns : str or iterable of str
+        One column name or several.
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    list
+        The column names.
+
+    Raises
+    ------
+    ValueError
+        An unknown column (the message lists the table's columns).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_columns(pd.DataFrame({"a": [1]}), "a")
+    ['a']
+    """
     if isinstance(columns, str) or not isinstance(columns, Iterable):
         columns = [columns]
     columns = list(columns)
@@ -159,8 +412,31 @@ def check_columns(df, columns, name: str = "columns") -> list:
     return columns
 
 
-def check_no_nan(df_or_array, name: str, columns: Sequence | None = None) -> None:
-    """Raise if the data (restricted to ``columns``) contains NaN / missing values."""
+def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequence | None = None) -> None:
+    """Raise if the data (restricted to ``columns``) contains NaN / missing values.
+
+    Parameters
+    ----------
+    df_or_array : pandas.DataFrame or array_like
+        The data.
+    name : str
+        The argument's name, used in the error message.
+    columns : sequence, optional
+        The columns to check (default: all).
+
+    Raises
+    ------
+    ValueError
+        A missing value (the message names the columns).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_no_nan(np.array([1.0, np.nan]), "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: x: contains NaN values (1 of 2)
+    """
     if hasattr(df_or_array, "isna"):
         sub = df_or_array if columns is None else df_or_array[list(columns)]
         bad = sub.isna()
@@ -173,22 +449,89 @@ def check_no_nan(df_or_array, name: str, columns: Sequence | None = None) -> Non
             raise ValueError(f"{name}: contains NaN values ({int(np.isnan(arr).sum())} of {arr.size})")
 
 
-def check_in(value, name: str, allowed) -> object:
-    """``value`` is one of ``allowed``."""
+def check_in(value: Any, name: str, allowed: Iterable) -> Any:
+    """``value`` is one of ``allowed``.
+
+    Parameters
+    ----------
+    value : object
+        The value.
+    name : str
+        The argument's name, used in the error message.
+    allowed : iterable
+        The accepted values.
+
+    Returns
+    -------
+    object
+        ``value``.
+
+    Raises
+    ------
+    ValueError
+        ``value`` is not allowed.
+
+    Examples
+    --------
+    >>> check_in("a", "kind", ["a", "b"])
+    'a'
+    """
     allowed = tuple(allowed)
     if value not in allowed:
         raise ValueError(f"{name}: expected one of {list(allowed)}, got {_fmt(value)}")
     return value
 
 
-def check_nonempty(df, name: str = "df") -> None:
-    """A DataFrame or array with at least one row."""
+def check_nonempty(df: Any, name: str = "df") -> None:
+    """A DataFrame or array with at least one row.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame or array_like
+        The data.
+    name : str
+        The argument's name, used in the error message.
+
+    Raises
+    ------
+    ValueError
+        No row.
+
+    Examples
+    --------
+    >>> check_nonempty([1, 2])
+    """
     if len(df) == 0:
         raise ValueError(f"{name}: expected at least one row, got an empty table")
 
 
-def check_finite(value, name: str) -> float:
-    """A finite real number (not NaN, not +-inf); returns it as float."""
+def check_finite(value: float, name: str) -> float:
+    """A finite real number (not NaN, not +-inf); returns it as float.
+
+    Parameters
+    ----------
+    value : float
+        The number.
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    float
+        ``value``.
+
+    Raises
+    ------
+    TypeError
+        Not a real number.
+    ValueError
+        NaN or inf.
+
+    Examples
+    --------
+    >>> check_finite(-2, "shift")
+    -2.0
+    """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
     v = float(value)
@@ -197,13 +540,37 @@ def check_finite(value, name: str) -> float:
     return v
 
 
-def check_array(values, name: str, *, ndim: int | None = None, finite: bool = True,
-                minimum: float | None = None, maximum: float | None = None, dtype=float) -> np.ndarray:
+def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite: bool = True,
+                minimum: float | None = None, maximum: float | None = None, dtype: DTypeLike = float) -> np.ndarray:
     """An array of numbers (cast to ``dtype``) with optional shape and range requirements.
 
     Raises ``TypeError`` when the values are not numeric, ``ValueError`` for the wrong number
     of dimensions, NaN / inf (with ``finite``) or values outside ``[minimum, maximum]``; the
     message names the argument, the offending value and what was expected.
+
+    Parameters
+    ----------
+    values : array_like
+        The numbers.
+    name : str
+        The argument's name, used in the error message.
+    ndim : int, optional
+        Required number of dimensions.
+    finite : bool
+        Refuse NaN and inf (float arrays).
+    minimum, maximum : float, optional
+        Inclusive bounds.
+    dtype : data-type
+        The dtype of the result.
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> check_array([[1, 2]], "u", ndim=2, minimum=0).dtype
+    dtype('float64')
     """
     try:
         arr = np.asarray(values, dtype=dtype)
@@ -222,19 +589,54 @@ def check_array(values, name: str, *, ndim: int | None = None, finite: bool = Tr
     return arr
 
 
-def check_unique_columns(df, name: str = "df") -> None:
-    """A DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame)."""
+def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
+    """A DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    name : str
+        The argument's name, used in the error message.
+
+    Raises
+    ------
+    ValueError
+        A duplicated column name.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_unique_columns(pd.DataFrame({"a": [1], "b": [2]}))
+    """
     dup = df.columns[df.columns.duplicated()]
     if len(dup):
         raise ValueError(f"{name}: duplicated column name(s) {sorted(set(map(str, dup)))}; "
                          "rename them so that every column has one name")
 
 
-def check_has_order(column, argument: str) -> None:
+def check_has_order(column: pd.Series, argument: str) -> None:
     """An attribute used with an ordered ground distance must carry its order.
 
     Numbers and ordered categoricals do; text does not (sorting text is not an order:
     ``'11K' < '3K'``), so the caller must pass the values in order as ``argument``.
+
+    Parameters
+    ----------
+    column : pandas.Series
+        The attribute's values.
+    argument : str
+        The argument through which the caller can give the order (named in the error).
+
+    Raises
+    ------
+    ValueError
+        A column of text that is not an ordered categorical.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> check_has_order(pd.Series([3, 1, 2], name="age"), "order")
     """
     import pandas as pd
 

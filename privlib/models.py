@@ -8,12 +8,16 @@ Li, Li & Venkatasubramanian, *t-Closeness: Privacy beyond k-anonymity and l-dive
 * **k-anonymity** (Sweeney 2002): every class has at least ``k`` records;
 * **l-diversity** (Machanavajjhala et al. 2007): every class has at least ``l``
   "well represented" sensitive values -- *distinct* (``l`` distinct values), *entropy*
-  (entropy of the class's sensitive distribution ``>= log l``) or *recursive (c, l)*
-  (``r_1 < c (r_l + r_{l+1} + ... + r_m)`` with ``r_1 >= r_2 >= ...`` the value counts);
+  (entropy of the class's sensitive distribution ``>= log l``), *recursive (c, l)*
+  (``r_1 < c (r_l + r_{l+1} + ... + r_m)`` with ``r_1 >= r_2 >= ...`` the value counts) or
+  *frequency* (no value has more than a ``1/l`` share of its class);
 * **t-closeness**: the Earth Mover's Distance between the sensitive distribution ``P`` of
   every class and the distribution ``Q`` of the whole table is at most ``t``.
 
-Every check returns a small frozen dataclass holding the table's value (smallest ``k``,
+The privacy models themselves (the requirement objects :class:`~privlib.requirements.KAnonymity`,
+:class:`~privlib.requirements.LDiversity`, :class:`~privlib.requirements.TCloseness`) live in
+:mod:`privlib.requirements`; the functions here measure a table against them.  Every check
+returns a small frozen report holding the table's value (smallest ``k``,
 smallest ``l``, largest distance) and the per-class values.  The work is vectorised: the
 table is grouped once (``groupby(...).ngroup()``), the sensitive values are counted into a
 sparse *classes x values* matrix, and the distances are computed by the batch closed forms
@@ -21,22 +25,26 @@ of :mod:`privlib.closeness` on blocks of rows -- never a Python loop over classe
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
-from scipy import sparse
 
-from ._validation import (check_columns, check_distribution, check_has_order, check_in, check_no_nan,
-                          check_nonempty, check_positive, check_probability, check_unique_columns)
-from .closeness import emd_equal, emd_hierarchical, emd_ordered
+from ._validation import (check_columns, check_distribution, check_has_order, check_no_nan, check_nonempty,
+                          check_probability, check_unique_columns)
+from .closeness import ground_distance
 from .hierarchy import Hierarchy
+from .requirements import LDiversity, TCloseness, check_l
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
-    "KAnonymity",
-    "LDiversity",
-    "TCloseness",
+    "KAnonymityReport",
+    "LDiversityReport",
+    "TClosenessReport",
     "class_counts",
     "k_anonymity",
     "l_diversity",
@@ -44,17 +52,13 @@ __all__ = [
     "t_closeness",
     "t_closeness_counts",
     "sensitive_posterior",
-    "check_l",
 ]
-
-L_KINDS = ("distinct", "entropy", "recursive")
-DISTANCES = ("equal", "ordered", "hierarchical")
 _BLOCK_CELLS = 2_000_000  # dense cells per block of classes (16 MB of float64)
 
 
 # ---------------------------------------------------------------------------- results
 @dataclass(frozen=True)
-class KAnonymity:
+class KAnonymityReport:
     """Result of :func:`k_anonymity`.
 
     Attributes
@@ -64,6 +68,13 @@ class KAnonymity:
         ``k' <= k``).
     sizes : pandas.Series
         Size of every class, indexed by the QI values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = k_anonymity(pd.DataFrame({"zip": ["476**"] * 3 + ["4790*"] * 2}), ["zip"])
+    >>> r.k, r.n_classes, r.holds(2), r.holds(3)
+    (2, 2, True, False)
     """
 
     k: int
@@ -71,16 +82,17 @@ class KAnonymity:
 
     @property
     def n_classes(self) -> int:
+        """The number of equivalence classes."""
         return int(len(self.sizes))
 
-    def holds(self, k) -> bool:
-        """True when the table is ``k``-anonymous."""
+    def holds(self, k: int) -> bool:
+        """True when the table is ``k``-anonymous (``k >= 1``)."""
         k = _check_count(k, "k")
         return self.k >= k
 
 
 @dataclass(frozen=True)
-class LDiversity:
+class LDiversityReport:
     """Result of :func:`l_diversity`.
 
     Attributes
@@ -89,11 +101,20 @@ class LDiversity:
         The table's value: the largest ``l`` for which every class is ``l``-diverse of the
         given ``kind`` (``distinct``: smallest number of distinct values; ``entropy``:
         ``exp`` of the smallest class entropy; ``recursive``: the largest integer ``l``
-        with ``r_1 < c (r_l + ... + r_m)`` in every class, 0 if even ``l = 1`` fails).
+        with ``r_1 < c (r_l + ... + r_m)`` in every class, 0 if even ``l = 1`` fails;
+        ``frequency``: the smallest ratio ``size / (count of the most frequent value)``).
     kind : str
     c : float or None
     per_class : pandas.Series
         The same quantity for every class, indexed by the QI values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["a"] * 3 + ["b"] * 3, "disease": ["flu", "flu", "ulcer"] * 2})
+    >>> r = l_diversity(t, ["zip"], "disease")
+    >>> r.l, r.holds(2), r.holds(3)
+    (2, True, False)
     """
 
     l: float
@@ -101,14 +122,14 @@ class LDiversity:
     c: float | None
     per_class: pd.Series
 
-    def holds(self, l) -> bool:
+    def holds(self, l: float) -> bool:
         """True when every class is ``l``-diverse (``l >= 1``)."""
         l = check_l(l)
         return bool(self.l >= l - 1e-12)
 
 
 @dataclass(frozen=True)
-class TCloseness:
+class TClosenessReport:
     """Result of :func:`t_closeness`.
 
     Attributes
@@ -122,6 +143,13 @@ class TCloseness:
         EMD of every class, indexed by the QI values.
     q : pandas.Series
         The reference distribution (by default the whole table's), indexed by the domain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = t_closeness(pd.DataFrame({"g": [0, 0, 1, 1], "s": [3, 4, 5, 11]}), ["g"], "s", distance="ordered")
+    >>> round(r.t, 3), r.holds(0.5), r.holds(0.2)
+    (0.333, True, False)
     """
 
     t: float
@@ -129,7 +157,7 @@ class TCloseness:
     per_class: pd.Series
     q: pd.Series
 
-    def holds(self, t) -> bool:
+    def holds(self, t: float) -> bool:
         """True when every class is within ``t`` of ``q`` (``t`` in [0, 1], the range of the EMD)."""
         t = check_probability(t, "t")
         return bool(self.t <= t + 1e-12)
@@ -142,17 +170,6 @@ def _check_count(v, name):
     if not np.isfinite(v) or v < 1:
         raise ValueError(f"{name}: expected a number >= 1, got {v!r}")
     return v
-
-
-def check_l(l) -> float:
-    """``l`` of l-diversity: a real number ``>= 1`` (entropy l-diversity allows non-integers)."""
-    return float(_check_count(l, "l"))
-
-
-def _check_c(c):
-    if c is None:
-        raise ValueError("c: recursive (c, l)-diversity needs a constant c > 0, got None")
-    return check_positive(c, "c")
 
 
 def _qi_list(df, qi):
@@ -175,15 +192,16 @@ def _group(df, qi):
     return ids, keys.index
 
 
-def _domain_codes(values: pd.Series, domain, sa: str):
-    if domain is None and isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
-        domain = list(values.cat.categories)                 # an ordered categorical declares its order
-    if domain is None:
+def _domain_codes(values: pd.Series, sa_values, sa: str):
+    if sa_values is None and isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
+        sa_values = list(values.cat.categories)                 # an ordered categorical declares its order
+    if sa_values is None:
         domain = pd.Index(pd.unique(values)).sort_values()  # sort: unique keys
     else:
-        domain = pd.Index(list(domain))
+        domain = pd.Index(list(sa_values))
         if domain.has_duplicates:
-            raise ValueError(f"domain: expected distinct values, got duplicates {list(domain[domain.duplicated()][:5])}")
+            raise ValueError(f"sa_values: expected distinct values, got duplicates "
+                             f"{list(domain[domain.duplicated()][:5])}")
     codes = domain.get_indexer(values)
     if (codes < 0).any():
         missing = pd.Series(pd.unique(values[codes < 0])[:5]).tolist()
@@ -191,7 +209,7 @@ def _domain_codes(values: pd.Series, domain, sa: str):
     return codes, domain
 
 
-def class_counts(df: pd.DataFrame, qi, sa: str, domain=None):
+def class_counts(df: pd.DataFrame, qi: Sequence[str], sa: str, *, sa_values: Sequence | None = None) -> tuple:
     """Count the sensitive values of every equivalence class.
 
     Parameters
@@ -201,9 +219,10 @@ def class_counts(df: pd.DataFrame, qi, sa: str, domain=None):
         Quasi-identifier columns (the released, generalized values).
     sa : str
         Sensitive attribute.
-    domain : sequence, optional
-        The sensitive domain, in order (default: the sorted distinct values of ``sa``).
-        Needed for the ordered distance when some value of the domain does not occur.
+    sa_values : sequence, optional
+        The sensitive domain, in order (default: the sorted distinct values of ``sa``, or the
+        categories of an ordered categorical).  Needed for the ordered distance when some
+        value of the domain does not occur.
 
     Returns
     -------
@@ -211,18 +230,36 @@ def class_counts(df: pd.DataFrame, qi, sa: str, domain=None):
         QI values of the classes (a MultiIndex for several QIs).
     counts : scipy.sparse.csr_matrix, shape (n_classes, len(domain))
     domain : pandas.Index
+
+    Raises
+    ------
+    ValueError
+        For unknown columns, missing values, duplicated ``sa_values`` or a value of ``sa``
+        outside ``sa_values``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["a", "a", "b"], "disease": ["flu", "ulcer", "flu"]})
+    >>> keys, counts, domain = class_counts(t, ["zip"], "disease")
+    >>> list(keys), counts.toarray().tolist(), list(domain)
+    (['a', 'b'], [[1.0, 1.0], [1.0, 0.0]], ['flu', 'ulcer'])
     """
+    from scipy import sparse
+
     qi = _qi_list(df, qi)
     (sa,) = check_columns(df, [sa], "sa")
     check_no_nan(df, "df", [sa])
     ids, keys = _group(df, qi)
-    codes, domain = _domain_codes(df[sa], domain, sa)
+    codes, domain = _domain_codes(df[sa], sa_values, sa)
     counts = sparse.csr_matrix((np.ones(len(ids)), (ids, codes)), shape=(len(keys), len(domain)))
     counts.sum_duplicates()
     return keys, counts, domain
 
 
 def _as_counts(counts):
+    from scipy import sparse
+
     c = counts if sparse.issparse(counts) else np.asarray(counts, dtype=float)
     if c.ndim != 2:
         raise ValueError(f"counts: expected a 2-d classes x values matrix, got shape {c.shape}")
@@ -241,9 +278,28 @@ def _as_counts(counts):
 
 
 # ---------------------------------------------------------------------------- k-anonymity
-def k_anonymity(df: pd.DataFrame, qi) -> KAnonymity:
+def k_anonymity(df: pd.DataFrame, qi: Sequence[str]) -> KAnonymityReport:
     """k-anonymity of a table: the size of its smallest equivalence class (slide "k-anonymity").
 
+    Parameters
+    ----------
+    df : DataFrame
+        The published (generalized) table.
+    qi : list of str
+        Quasi-identifier columns.
+
+    Returns
+    -------
+    KAnonymityReport
+        ``k`` (smallest class size) and the size of every class.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For a non-DataFrame, unknown or duplicated columns, missing QI values or an empty table.
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> t = pd.DataFrame({"zip": ["476**"] * 3 + ["4790*"] * 2, "age": ["2*"] * 3 + [">=40"] * 2})
     >>> k_anonymity(t, ["zip", "age"]).k
@@ -251,7 +307,7 @@ def k_anonymity(df: pd.DataFrame, qi) -> KAnonymity:
     """
     qi = _qi_list(df, qi)
     sizes = df.groupby(qi, sort=True, observed=True, dropna=False).size().rename("size")
-    return KAnonymity(k=int(sizes.min()), sizes=sizes)
+    return KAnonymityReport(k=int(sizes.min()), sizes=sizes)
 
 
 # ---------------------------------------------------------------------------- l-diversity
@@ -264,20 +320,55 @@ def _recursive_l(sorted_desc: np.ndarray, c: float) -> np.ndarray:
     return ok.sum(axis=1)
 
 
-def l_diversity_counts(counts, kind: str = "distinct", c: float | None = None) -> np.ndarray:
+def _l_requirement(kind: str, c) -> LDiversity:
+    """Validate ``kind`` and ``c`` through the requirement object (one vocabulary, one set of checks)."""
+    return LDiversity(1, kind=kind, c=c)
+
+
+def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | None = None) -> np.ndarray:
     """Per-class l-diversity value from a *classes x values* count matrix.
 
-    ``distinct``: number of distinct values; ``entropy``: ``exp(H)`` with ``H`` the class's
-    entropy (natural log), so that the class is entropy l-diverse iff the value is ``>= l``;
-    ``recursive``: the largest integer ``l`` satisfying recursive (c, l)-diversity.
-    Raises ``ValueError`` for an empty class (a row of zeros).
+    Parameters
+    ----------
+    counts : array or sparse matrix, shape (n_classes, n_values)
+        Sensitive-value counts of every class (e.g. from :func:`class_counts`).
+    kind : {"distinct", "entropy", "recursive", "frequency"}
+        ``distinct``: number of distinct values; ``entropy``: ``exp(H)`` with ``H`` the
+        class's entropy (natural log), so that the class is entropy l-diverse iff the value
+        is ``>= l``; ``recursive``: the largest integer ``l`` satisfying recursive
+        (c, l)-diversity; ``frequency``: ``size / (count of the most frequent value)``, the
+        largest ``l`` with no value above a ``1/l`` share.
+    c : float, required for ``kind="recursive"``
+        The constant of recursive (c, l)-diversity, ``c > 0``.
+
+    Returns
+    -------
+    ndarray of float, shape (n_classes,)
+
+    Raises
+    ------
+    ValueError
+        For an empty class (a row of zeros), negative or non-finite counts, an unknown
+        ``kind`` or a missing ``c`` with ``kind="recursive"``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([[2, 2, 1], [4, 1, 0]])
+    >>> l_diversity_counts(counts).tolist()
+    [3.0, 2.0]
+    >>> l_diversity_counts(counts, kind="frequency").tolist()
+    [2.5, 1.25]
+    >>> l_diversity_counts(counts, kind="entropy").round(3).tolist()
+    [2.872, 1.649]
     """
-    check_in(kind, "kind", L_KINDS)
-    if kind == "recursive":
-        c = _check_c(c)
+    c = _l_requirement(kind, c).c
+    c = None if c is None else float(c)
     cm, sizes = _as_counts(counts)
     if kind == "distinct":
         return np.asarray((cm > 0).sum(axis=1)).ravel().astype(float)
+    if kind == "frequency":
+        return sizes / cm.max(axis=1).toarray().ravel()
     if kind == "entropy":
         p = cm.multiply(1.0 / sizes[:, None]).tocsr()
         plogp = p.copy()
@@ -294,7 +385,8 @@ def l_diversity_counts(counts, kind: str = "distinct", c: float | None = None) -
     return out
 
 
-def l_diversity(df: pd.DataFrame, qi, sa: str, kind: str = "distinct", c: float | None = None) -> LDiversity:
+def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "distinct",
+                c: float | None = None) -> LDiversityReport:
     """l-diversity of a table (slide "l-diversity"; Machanavajjhala et al. 2007).
 
     Parameters
@@ -303,40 +395,47 @@ def l_diversity(df: pd.DataFrame, qi, sa: str, kind: str = "distinct", c: float 
     qi : list of str
     sa : str
         The sensitive attribute.
-    kind : {"distinct", "entropy", "recursive"}
+    kind : {"distinct", "entropy", "recursive", "frequency"}
+        The reading of l-diversity (see :class:`privlib.requirements.LDiversity`).
     c : float, required for ``kind="recursive"``
         The constant of recursive (c, l)-diversity, ``c > 0``.
 
     Returns
     -------
-    LDiversity
+    LDiversityReport
         ``l`` is the table's value: the minimum over classes of the per-class value (see
-        :func:`l_diversity_counts`).
+        :func:`l_diversity_counts`); an integer for ``distinct`` and ``recursive``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kind``, a missing or non-positive ``c``, unknown columns or
+        missing values.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["a"] * 4 + ["b"] * 4,
+    ...                   "disease": ["flu", "flu", "ulcer", "colitis", "flu", "ulcer", "ulcer", "ulcer"]})
+    >>> l_diversity(t, ["zip"], "disease").l
+    2
+    >>> round(l_diversity(t, ["zip"], "disease", kind="frequency").l, 3)
+    1.333
     """
-    check_in(kind, "kind", L_KINDS)
-    if kind == "recursive":
-        c = _check_c(c)
-    elif c is not None:
-        c = check_positive(c, "c")
+    c = _l_requirement(kind, c).c
+    c = None if c is None else float(c)
     keys, counts, _ = class_counts(df, qi, sa)
-    vals = l_diversity_counts(counts, kind, c)
+    vals = l_diversity_counts(counts, kind=kind, c=c)
     per = pd.Series(vals, index=keys, name=f"{kind} l")
-    if kind != "entropy":
+    real = kind in ("entropy", "frequency")
+    if not real:
         per = per.astype(int)
     lval = per.min()
-    return LDiversity(l=(int(lval) if kind != "entropy" else float(lval)), kind=kind,
-                      c=(c if kind == "recursive" else None), per_class=per)
+    return LDiversityReport(l=(float(lval) if real else int(lval)), kind=kind,
+                            c=(c if kind == "recursive" else None), per_class=per)
 
 
 # ---------------------------------------------------------------------------- t-closeness
-def _batch_distance(P: np.ndarray, q: np.ndarray, distance: str, hierarchy):
-    if distance == "equal":
-        return np.atleast_1d(emd_equal(P, q))
-    if distance == "ordered":
-        return np.atleast_1d(emd_ordered(P, q))
-    return np.atleast_1d(emd_hierarchical(P, q, hierarchy))
-
-
 def _equal_sparse(cm, sizes, q):
     """``1/2 sum_i |p_i - q_i|`` from the non-zeros only: ``1/2 (1 + sum_{p_i>0} |p_i - q_i| - q_i)``."""
     rows = np.repeat(np.arange(cm.shape[0]), np.diff(cm.indptr))
@@ -380,39 +479,62 @@ def _ordered_sparse(cm, sizes, q):
     return np.clip(total / (m - 1), 0.0, None)
 
 
-def t_closeness_counts(counts, q, distance: str = "equal", hierarchy: Hierarchy | None = None) -> np.ndarray:
+def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equal", hierarchy: Hierarchy | None = None) -> np.ndarray:
     """EMD of every class (a row of ``counts``) to the distribution ``q``.
 
-    ``counts`` is a *classes x values* matrix (dense or sparse) aligned with ``q`` (for the
-    hierarchical distance, with ``hierarchy.leaves``).  The equal and ordered distances are
-    computed from the non-zero counts only (sparse closed forms, equal to those of
-    :mod:`privlib.closeness`); the hierarchical one in blocks of rows with
-    :func:`privlib.closeness.emd_hierarchical`.  Raises ``ValueError`` for an empty class.
+    Parameters
+    ----------
+    counts : array or sparse matrix, shape (n_classes, n_values)
+        Sensitive-value counts of every class, aligned with ``q`` (for the hierarchical
+        distance, with ``hierarchy.leaves``).
+    q : array, shape (n_values,)
+        The reference distribution.
+    distance : {"equal", "ordered", "hierarchical"}
+        The ground distance.  The equal and ordered distances are computed from the non-zero
+        counts only (sparse closed forms, equal to those of :mod:`privlib.closeness`); the
+        hierarchical one in blocks of rows with the dispatcher
+        :func:`privlib.closeness.ground_distance`.
+    hierarchy : Hierarchy, required for ``distance="hierarchical"``
+
+    Returns
+    -------
+    ndarray of float, shape (n_classes,)
+
+    Raises
+    ------
+    ValueError
+        For an empty class, a ``q`` that is not a distribution over the columns, an unknown
+        ``distance`` or a missing ``hierarchy``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([[3, 1, 0], [1, 1, 2]])
+    >>> t_closeness_counts(counts, [0.4, 0.3, 0.3], distance="ordered").round(3).tolist()
+    [0.325, 0.175]
     """
-    check_in(distance, "distance", DISTANCES)
-    if distance == "hierarchical" and not isinstance(hierarchy, Hierarchy):
-        raise ValueError("hierarchy: the hierarchical distance needs a privlib Hierarchy, got "
-                         f"{type(hierarchy).__name__}")
+    dist = TCloseness(1.0, distance=distance, hierarchy=hierarchy).distance   # validates distance, hierarchy
     cm, sizes = _as_counts(counts)
     q = np.asarray(q, dtype=float)
     if q.ndim != 1 or q.shape[0] != cm.shape[1]:
         raise ValueError(f"q: expected a distribution over the {cm.shape[1]} values of counts, got shape {q.shape}")
     q = check_distribution(q, "q")
-    if distance == "equal":
+    if dist == "equal":
         return _equal_sparse(cm, sizes, q)
-    if distance == "ordered":
+    if dist == "ordered":
         return _ordered_sparse(cm, sizes, q)
+    emd = ground_distance(dist, hierarchy=hierarchy)
     n, m = cm.shape
     out = np.empty(n)
     step = max(1, _BLOCK_CELLS // m)
     for s in range(0, n, step):
         P = cm[s:s + step].toarray() / sizes[s:s + step, None]
-        out[s:s + step] = _batch_distance(P, q, distance, hierarchy)
+        out[s:s + step] = np.atleast_1d(emd(P, q))
     return out
 
 
-def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarchy: Hierarchy | None = None,
-                q=None, domain=None) -> TCloseness:
+def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str = "equal",
+                hierarchy: Hierarchy | None = None, q: Mapping | ArrayLike | None = None, sa_values: Sequence | None = None) -> TClosenessReport:
     """t-closeness of a table (slide "t-closeness definition").
 
     Parameters
@@ -423,50 +545,55 @@ def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarch
         The sensitive attribute.
     distance : {"equal", "ordered", "hierarchical"}
         Ground distance of the EMD (slides "Equal Distance", "Numerical Distances",
-        "Hierarchical Distance").  ``ordered`` uses the order of ``domain``: by default the
+        "Hierarchical Distance").  ``ordered`` uses the order of ``sa_values``: by default the
         sorted values of a numeric ``sa`` or the categories of an ordered categorical; any
         other ``sa`` (strings such as ``"3K" ... "11K"``, which sort as text, ``"11K" <
-        "3K"``) needs its order given as ``domain`` (``ValueError`` otherwise).
+        "3K"``) needs its order given as ``sa_values`` (``ValueError`` otherwise).
         ``hierarchical`` uses the leaves of ``hierarchy`` as the domain (every value must be
-        a leaf; ``domain`` must then be omitted).
+        a leaf; ``sa_values`` must then be omitted).
     hierarchy : Hierarchy, required for ``distance="hierarchical"``
     q : mapping or Series value -> probability, or array over the domain, optional
         Reference distribution; default the distribution of ``sa`` in the whole table.  A
         mapping or Series is aligned by value (a Series by its index, e.g. the output of
-        ``value_counts(normalize=True)``); an array by position, in the order of ``domain``.
-    domain : sequence, optional
+        ``value_counts(normalize=True)``); an array by position, in the order of ``sa_values``.
+    sa_values : sequence, optional
         The ordered domain (``ordered``, in increasing order) or the value set (``equal``);
         default the sorted distinct values of ``sa``.
 
     Returns
     -------
-    TCloseness
+    TClosenessReport
         ``t`` is the largest per-class EMD.
 
     Raises
     ------
     ValueError
-        For ``distance="ordered"`` on a non-numeric ``sa`` without ``domain`` (and not an
-        ordered categorical), or ``domain`` given with ``distance="hierarchical"``.
+        For ``distance="ordered"`` on a non-numeric ``sa`` without ``sa_values`` (and not an
+        ordered categorical), or ``sa_values`` given with ``distance="hierarchical"``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["a", "a", "b", "b"], "salary": ["3K", "5K", "11K", "5K"]})
+    >>> r = t_closeness(t, ["zip"], "salary", distance="ordered", sa_values=["3K", "5K", "11K"])
+    >>> round(r.t, 3), r.per_class.round(3).tolist()
+    (0.25, [0.25, 0.25])
     """
-    check_in(distance, "distance", DISTANCES)
-    if distance == "ordered" and domain is None:
+    TCloseness(1.0, distance=distance, hierarchy=hierarchy)     # validates distance and hierarchy
+    if distance == "ordered" and sa_values is None:
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
         check_unique_columns(df, "df")
         (sa_col,) = check_columns(df, [sa], "sa")
-        check_has_order(df[sa_col], "domain")
+        check_has_order(df[sa_col], "sa_values")
     if distance == "hierarchical":
-        if domain is not None:
-            raise ValueError("domain: the hierarchical distance uses the leaves of hierarchy as the domain; "
-                             "do not pass domain")
-        if not isinstance(hierarchy, Hierarchy):
-            raise ValueError("hierarchy: distance='hierarchical' needs a privlib Hierarchy, got "
-                             f"{type(hierarchy).__name__}")
+        if sa_values is not None:
+            raise ValueError("sa_values: the hierarchical distance uses the leaves of hierarchy as the domain; "
+                             "do not pass sa_values")
         (sa_col,) = check_columns(df, [sa], "sa")
         hierarchy.check_values(df[sa_col])
-        domain = hierarchy.leaves
-    keys, counts, dom = class_counts(df, qi, sa, domain)
+        sa_values = hierarchy.leaves
+    keys, counts, dom = class_counts(df, qi, sa, sa_values=sa_values)
     if q is None:
         qv = np.asarray(counts.sum(axis=0)).ravel()
         qv = qv / qv.sum()
@@ -482,13 +609,15 @@ def t_closeness(df: pd.DataFrame, qi, sa: str, distance: str = "equal", hierarch
     else:
         qv = np.asarray(q, dtype=float)
     qv = check_distribution(qv, "q")
-    vals = t_closeness_counts(counts, qv, distance, hierarchy)
+    vals = t_closeness_counts(counts, qv, distance=distance, hierarchy=hierarchy)
     per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
-    return TCloseness(t=float(vals.max()), distance=distance, per_class=per, q=pd.Series(qv, index=dom, name="q"))
+    return TClosenessReport(t=float(vals.max()), distance=distance, per_class=per,
+                            q=pd.Series(qv, index=dom, name="q"))
 
 
 # ---------------------------------------------------------------------------- the adversary
-def sensitive_posterior(df: pd.DataFrame, qi, sa: str, match: Mapping, knowledge: Mapping | None = None) -> pd.Series:
+def sensitive_posterior(df: pd.DataFrame, qi: Sequence[str], sa: str, match: Mapping, *,
+                        knowledge: Mapping | None = None) -> pd.Series:
     """The adversary's belief about a target's sensitive value (slides "Attacks on k-anonymity").
 
     The adversary knows the target's record is in the class whose QI values are ``match``
@@ -497,10 +626,38 @@ def sensitive_posterior(df: pd.DataFrame, qi, sa: str, match: Mapping, knowledge
     likelihood weights (e.g. ``{"heart disease": 0.0}`` for "Carl has a low risk of heart
     disease"; values not listed keep weight 1); the posterior is re-weighted by Bayes' rule.
 
+    Parameters
+    ----------
+    df : DataFrame
+        The published table.
+    qi : list of str
+        Quasi-identifier columns.
+    sa : str
+        The sensitive attribute.
+    match : mapping column -> released value
+        The QI values of the target's class (exactly the columns ``qi``).
+    knowledge : mapping sensitive value -> likelihood weight, optional
+        The adversary's background knowledge (finite, non-negative weights).
+
     Returns
     -------
     pandas.Series
         Posterior probability of every sensitive value seen in the class, descending.
+
+    Raises
+    ------
+    ValueError
+        For a ``match`` that does not name exactly the QI columns or matches no class, or
+        ``knowledge`` that rules out every value of the class.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"zip": ["476**"] * 3, "disease": ["heart disease", "flu", "flu"]})
+    >>> sensitive_posterior(t, ["zip"], "disease", {"zip": "476**"}).round(3).to_dict()
+    {'flu': 0.667, 'heart disease': 0.333}
+    >>> sensitive_posterior(t, ["zip"], "disease", {"zip": "476**"}, knowledge={"heart disease": 0.0}).to_dict()
+    {'flu': 1.0, 'heart disease': 0.0}
     """
     qi = _qi_list(df, qi)
     (sa,) = check_columns(df, [sa], "sa")

@@ -53,12 +53,17 @@ import math
 import os
 import re
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from ._validation import _fmt, check_in, check_positive
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
 
 __all__ = [
     "Claim",
@@ -75,11 +80,16 @@ __all__ = [
     "TOLERANCE_POLICY",
 ]
 
+#: The kinds of row of a scorecard (only ``reproduction`` rows count in the headline).
 CLAIM_KINDS = ("reproduction", "source arithmetic", "self-check", "hypothesis", "cross-source")
+#: The comparisons of :meth:`Scorecard.add` (``compare=``).
 COMPARISONS = ("abs", "rel", "at_least", "at_most", "range", "holds")
+#: The statuses of a row.
 STATUSES = ("agrees", "differs", "fragile", "not reproduced")
+#: The columns of a scorecard, in order.
 COLUMNS = ["where", "claim", "kind", "source value", "our value", "tolerance", "status", "note", "reason"]
 
+#: The book's tolerance policy, as printed under every scorecard.
 TOLERANCE_POLICY = (
     "A number printed by the source agrees when ours lies within half a unit of its last printed "
     "digit (85.3 agrees with 85.25 to 85.35). A wider tolerance is stated in the row's note with "
@@ -98,6 +108,25 @@ _LEGACY = "untyped"
 def half_unit(printed: str) -> float:
     """Half a unit of the last digit of a number as the source prints it.
 
+    Parameters
+    ----------
+    printed : str
+        The number as the source prints it (``"85.3"``, ``"1,005"``, ``"2.5e-3"``, ``"12%"``).
+
+    Returns
+    -------
+    float
+        The tolerance of :data:`TOLERANCE_POLICY` for that number.
+
+    Raises
+    ------
+    TypeError
+        ``printed`` is not a str.
+    ValueError
+        ``printed`` is not a printed number.
+
+    Examples
+    --------
     >>> half_unit("0.278"), half_unit("85.3"), half_unit("180"), half_unit("1,005"), half_unit("2.5e-3")
     (0.0005, 0.05, 0.5, 0.5, 5e-05)
     """
@@ -122,10 +151,35 @@ def _isnan(x) -> bool:
     return x is None or (isinstance(x, (float, np.floating)) and math.isnan(float(x)))
 
 
-def status(source, ours, tolerance=0.0, compare: str = "abs") -> str:
+def status(source: object, ours: object, *, tolerance: float = 0.0, compare: str = "abs") -> str:
     """Compare ``ours`` with ``source``: ``"agrees"`` or ``"differs"`` (``"not computed"`` for None/NaN).
 
-    >>> status(0.375, 0.3751, 5e-4), status((3.57, 4.8), 5.5, 0.0, "range")
+    Parameters
+    ----------
+    source : float, str or (float, float)
+        The source's value (a str: as printed); with ``compare="range"`` the pair ``(lo, hi)``.
+    ours : float or bool
+        Our value; a bool with ``compare="holds"``.
+    tolerance : float
+        Non-negative; its meaning depends on ``compare`` (module docstring).
+    compare : str
+        One of :data:`COMPARISONS`.
+
+    Returns
+    -------
+    str
+        ``"agrees"``, ``"differs"`` or ``"not computed"``.
+
+    Raises
+    ------
+    ValueError
+        Unknown ``compare`` or a negative ``tolerance``.
+    TypeError
+        A ``"holds"`` claim whose ``ours`` is not a boolean.
+
+    Examples
+    --------
+    >>> status(0.375, 0.3751, tolerance=5e-4), status((3.57, 4.8), 5.5, compare="range")
     ('agrees', 'differs')
     """
     check_in(compare, "compare", COMPARISONS)
@@ -156,17 +210,30 @@ def status(source, ours, tolerance=0.0, compare: str = "abs") -> str:
 class Seeds(tuple):
     """Our value computed once per seed (a status that depends on noise is measured over seeds).
 
+    Parameters
+    ----------
+    values : iterable of float or bool
+        The value in each seed (at least 2).
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 values.
+
+    Examples
+    --------
     >>> Seeds([0.8, 0.9, 1.1]).summary(3)
     'median 0.9 (0.8 to 1.1, 3 seeds)'
     """
 
-    def __new__(cls, values):
+    def __new__(cls, values: Iterable[object]) -> Seeds:
         values = tuple(values)
         if len(values) < 2:
             raise ValueError(f"values: expected the value in at least 2 seeds, got {len(values)}")
         return super().__new__(cls, values)
 
     def summary(self, digits: int = 4) -> str:
+        """The median and range over the seeds (for booleans: in how many seeds the claim holds)."""
         if all(isinstance(v, (bool, np.bool_)) for v in self):
             return f"holds in {sum(bool(v) for v in self)} of {len(self)} seeds"
         arr = np.asarray(self, dtype=float)
@@ -204,7 +271,33 @@ def _fmt_tol(tol, compare) -> str:
 
 @dataclass(frozen=True)
 class Claim:
-    """One row of a scorecard (see the module docstring for ``kind``, ``compare`` and statuses)."""
+    """One row of a scorecard (see the module docstring for ``kind``, ``compare`` and statuses).
+
+    Built by :meth:`Scorecard.add`, :meth:`Scorecard.add_table` and
+    :meth:`Scorecard.not_reproduced`; its :attr:`status` is computed, never stored.
+
+    Attributes
+    ----------
+    claim : str
+        The claim, in the source's words.
+    source, ours : object
+        The source's value and ours.
+    tolerance : float
+        As :func:`status`.
+    compare : str
+        One of :data:`COMPARISONS`.
+    kind : str
+        One of :data:`CLAIM_KINDS`.
+    where, note, reason : str
+        Where the claim stands in the source; free text; why it is not reproduced.
+    cells : tuple or None
+        For a table: (number of cells, largest error, cells outside tolerance).
+
+    Examples
+    --------
+    >>> Claim("D[P1, Q]", 0.375, 0.3751, 5e-4).status
+    'agrees'
+    """
 
     claim: str
     source: object
@@ -223,10 +316,11 @@ class Claim:
         """The status in each seed (empty unless ``ours`` is :class:`Seeds`)."""
         if not isinstance(self.ours, Seeds):
             return []
-        return [status(self.source, v, self.tolerance, self.compare) for v in self.ours]
+        return [status(self.source, v, tolerance=self.tolerance, compare=self.compare) for v in self.ours]
 
     @property
     def status(self) -> str:
+        """``agrees``, ``differs``, ``fragile`` or ``not reproduced`` (module docstring)."""
         if self.reason and self.ours is None:
             return "not reproduced"
         if self.cells is not None:
@@ -238,10 +332,11 @@ class Claim:
             if all(s == "differs" for s in st):
                 return "differs"
             return "fragile"
-        return status(self.source, self.ours, self.tolerance, self.compare)
+        return status(self.source, self.ours, tolerance=self.tolerance, compare=self.compare)
 
     @property
     def seed_note(self) -> str:
+        """``"agrees in k of n seeds"`` for a value given over seeds, else ``""``."""
         st = self.seed_statuses
         return f"agrees in {st.count('agrees')} of {len(st)} seeds" if st else ""
 
@@ -255,6 +350,15 @@ def _check_where(where, claim) -> None:
 @dataclass
 class Scorecard:
     """The ordered, typed claims inventory of one chapter.
+
+    Parameters
+    ----------
+    chapter : str
+        The chapter's name (the file name of :meth:`save`).
+    digits : int
+        Significant digits of the values shown.
+    claims : list of Claim
+        The rows (default: none; add them with the methods below).
 
     Examples
     --------
@@ -275,7 +379,8 @@ class Scorecard:
     claims: list = field(default_factory=list)
 
     # ------------------------------------------------------------------ adding rows
-    def add(self, claim: str, source, ours, tolerance=0.0, compare: str = "abs", *, kind: str | None = None,
+    def add(self, claim: str, source: object, ours: object, tolerance: float | str = 0.0, compare: str = "abs", *,
+            kind: str | None = None,
             where: str = "", note: str = "", reason: str = "") -> Claim:
         """Add one claim.
 
@@ -298,6 +403,16 @@ class Scorecard:
         note, reason : str
             Free text; ``reason`` is required when a row is not a plain reproduction of a
             printed number by a different tolerance (see the policy).
+
+        Returns
+        -------
+        Claim
+            The row added.
+
+        Raises
+        ------
+        ValueError
+            Unknown ``kind`` or ``compare``, no ``where``, or no computed value.
         """
         if kind in COMPARISONS:  # first-generation call: kind=<comparison>, no claim kind
             compare, kind = kind, None
@@ -324,7 +439,8 @@ class Scorecard:
         self.claims.append(row)
         return row
 
-    def add_table(self, claim: str, source, ours, tolerance="printed", *, kind: str = "reproduction",
+    def add_table(self, claim: str, source: ArrayLike, ours: ArrayLike, tolerance: float | str = "printed", *,
+                  kind: str = "reproduction",
                   where: str = "", note: str = "", reason: str = "") -> Claim:
         """Add a whole table or figure as one claim: it agrees when every cell is within tolerance.
 
@@ -332,6 +448,11 @@ class Scorecard:
         then compared within half a unit of its own last digit) or as numbers with a float
         ``tolerance``; ``ours`` the same cells as numbers.  The row shows the number of cells and
         the largest absolute error.
+
+        Returns
+        -------
+        Claim
+            The row added.
         """
         check_in(kind, "kind", CLAIM_KINDS)
         _check_where(where, claim)
@@ -359,8 +480,15 @@ class Scorecard:
         self.claims.append(row)
         return row
 
-    def not_reproduced(self, claim: str, where: str, *, reason: str, source="", kind: str = "reproduction") -> Claim:
-        """Record a claim of the source that cannot be checked here, with the reason."""
+    def not_reproduced(self, claim: str, where: str, *, reason: str, source: object = "",
+                       kind: str = "reproduction") -> Claim:
+        """Record a claim of the source that cannot be checked here, with the reason.
+
+        Returns
+        -------
+        Claim
+            The row added (status ``not reproduced``).
+        """
         check_in(kind, "kind", CLAIM_KINDS)
         _check_where(where, claim)
         if not isinstance(reason, str) or not reason.strip():
@@ -371,6 +499,7 @@ class Scorecard:
 
     # ------------------------------------------------------------------ views
     def to_frame(self) -> pd.DataFrame:
+        """One row per claim: where, claim, kind, source value, our value, tolerance, status, note, reason."""
         rows = []
         for c in self.claims:
             st = c.status
@@ -396,9 +525,10 @@ class Scorecard:
         return _counts(self.to_frame())
 
     def summary(self) -> str:
+        """The chapter's headline sentence (reproduction claims and their statuses)."""
         return _summary_text(self.chapter, self.counts())
 
-    def save(self, directory=None) -> Path:
+    def save(self, directory: str | os.PathLike | None = None, /) -> Path:
         """Write the scorecard to ``<directory>/<chapter>.csv`` (default :func:`scorecard_dir`)."""
         directory = Path(directory) if directory is not None else scorecard_dir()
         directory.mkdir(parents=True, exist_ok=True)
@@ -435,7 +565,29 @@ def _summary_text(chapter: str, counts: dict) -> str:
 
 
 def headline(cards: pd.DataFrame) -> pd.DataFrame:
-    """Per chapter: reproduction claims and their statuses, then the other kinds (the report's table)."""
+    """Per chapter: reproduction claims and their statuses, then the other kinds (the report's table).
+
+    Parameters
+    ----------
+    cards : pandas.DataFrame
+        Scorecards as :func:`load_scorecards` returns them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per chapter and a last row ``"all chapters"``.
+
+    Examples
+    --------
+    >>> card = Scorecard("demo")
+    >>> _ = card.add("a", "0.5", 0.5, "printed", kind="reproduction", where="Table 1")
+    >>> frame = card.to_frame()
+    >>> frame.insert(0, "chapter", "demo")
+    >>> headline(frame)[["claims", "agrees"]]
+                  claims  agrees
+    demo               1       1
+    all chapters       1       1
+    """
     rows = {}
     for chapter, frame in cards.groupby("chapter", sort=False):
         c = _counts(frame)
@@ -454,7 +606,18 @@ def headline(cards: pd.DataFrame) -> pd.DataFrame:
 
 def scorecard_dir() -> Path:
     """``book/scorecards`` of the compendium: found from ``$PRIVLIB_BOOK_ROOT``, or by walking
-    up from the working directory to the folder holding ``_toc.yml``, or beside the package."""
+    up from the working directory to the folder holding ``_toc.yml``, or beside the package.
+
+    Returns
+    -------
+    pathlib.Path
+        The folder (it may not exist yet).
+
+    Examples
+    --------
+    >>> scorecard_dir().parts[-2:]
+    ('book', 'scorecards')
+    """
     env = os.environ.get("PRIVLIB_BOOK_ROOT")
     if env:
         return Path(env) / "book" / "scorecards"
@@ -465,10 +628,28 @@ def scorecard_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "book" / "scorecards"
 
 
-def load_scorecards(directory=None) -> pd.DataFrame:
+def load_scorecards(directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
     """Concatenate every chapter's saved scorecard (empty frame if there is none).
 
     Scorecards saved before rows had a kind are read with ``kind = "untyped"``.
+
+    Parameters
+    ----------
+    directory : str or path-like, optional
+        Where the ``<chapter>.csv`` files are (default :func:`scorecard_dir`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Column ``chapter`` then the columns of :meth:`Scorecard.to_frame`.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> directory = tempfile.mkdtemp()
+    >>> _ = Scorecard("demo").save(directory)
+    >>> load_scorecards(directory).shape
+    (0, 10)
     """
     directory = Path(directory) if directory is not None else scorecard_dir()
     files = sorted(directory.glob("*.csv")) if directory.exists() else []

@@ -1,14 +1,6 @@
-"""Data transcribed once from the t-closeness slides (source 003), shared by the tests.
+"""The sources' worked examples used by the tests, typed once in privlib.sources.
 
-Figure 1: the disease hierarchy (respiratory and digestive system diseases).
+t-closeness (source 003): Figure 1, the disease hierarchy (respiratory and digestive system
+diseases), from privlib.sources.tcloseness.
 """
-FIGURE1_BODY = {
-    "Respiratory system diseases": {
-        "Respiratory infection": ["flu", "pneumonia", "bronchitis"],
-        "Vascular lung diseases": ["pulmonary edema", "pulmonary embolism"]},
-    "Digestive system diseases": {
-        "Stomach diseases": ["gastric ulcer", "gastritis", "stomach cancer"],
-        "Colon diseases": ["colitis", "colon cancer"]}}
-
-FIGURE1_ROOT = "Respiratory & digestive system diseases"
-FIGURE1 = {FIGURE1_ROOT: FIGURE1_BODY}
+from privlib.sources.tcloseness import FIGURE1, FIGURE1_BODY, FIGURE1_ROOT  # noqa: F401

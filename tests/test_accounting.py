@@ -117,8 +117,8 @@ def test_from_calls_equals_the_entry_by_entry_ledger():
 
 
 @pytest.mark.parametrize("kw, exc, match", [
-    (dict(eps=[0.1, -0.1]), ValueError, "eps"),
-    (dict(eps=[0.1, float("nan")]), ValueError, "eps"),
+    (dict(eps=[0.1, -0.1], composition="sequential"), ValueError, "eps"),
+    (dict(eps=[0.1, float("nan")], composition="sequential"), ValueError, "eps"),
     (dict(eps=[0.1], composition="path"), ValueError, "paths"),
     (dict(eps=[0.1, 0.2], composition="path", paths=[(0,)]), ValueError, "paths"),
     (dict(eps=[0.1], composition="path", paths=[()]), ValueError, "path"),

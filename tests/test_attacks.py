@@ -12,7 +12,7 @@ from privlib.partition import dp_kdtree, mondrian
 def hand_decomposition():
     """Two leaves over x in 0..3 (one QI): [0,1] holds {a: 3, b: 1}, [2,3] holds {a: 0, b: 2}."""
     df = pd.DataFrame({"x": [0, 0, 1, 1, 2, 3], "s": ["a", "a", "a", "b", "b", "b"]})
-    dec = mondrian(df, ["x"], "s", 2, max_height=1, domain={"x": (0, 3)})
+    dec = mondrian(df, ["x"], "s", k=2, max_height=1, domain={"x": (0, 3)})
     return df, dec
 
 
@@ -38,8 +38,8 @@ def test_independent_brute_force_bayes():
     rng = np.random.default_rng(4)
     df = pd.DataFrame({"x": rng.integers(0, 8, 300), "y": rng.integers(0, 5, 300)})
     df["s"] = np.where(df["x"] + rng.integers(0, 3, 300) > 6, "hi", np.where(df["y"] > 2, "mid", "lo"))
-    dec = mondrian(df, ["x", "y"], "s", 10)
-    pred = naive_bayes(dec, df, ["x", "y"], "s")
+    dec = mondrian(df, ["x", "y"], "s", k=10)
+    pred = naive_bayes(dec, df, qi=["x", "y"], sa="s")
     S = len(dec.sa_values)
     joint = [np.zeros((8, S)), np.zeros((5, S))]
     for i in range(dec.n_leaves):
@@ -56,7 +56,7 @@ def test_root_only_predicts_the_majority():
     """On the root alone every QI is uniform for every SA value: the attack is the baseline."""
     rng = np.random.default_rng(1)
     df = pd.DataFrame({"x": rng.integers(0, 10, 200), "s": rng.choice(["a", "b", "c"], 200, p=[0.5, 0.3, 0.2])})
-    dec = mondrian(df, ["x"], "s", 1, max_height=0)
+    dec = mondrian(df, ["x"], "s", k=1, max_height=0)
     pred = naive_bayes(dec, df)
     majority = df["s"].value_counts().idxmax()
     assert set(pred.predicted) == {majority}
@@ -65,7 +65,7 @@ def test_root_only_predicts_the_majority():
 def test_negative_noisy_counts_rounded_up():
     rng = np.random.default_rng(2)
     df = pd.DataFrame({"x": rng.integers(0, 16, 400), "s": rng.choice(["a", "b"], 400)})
-    dec = dp_kdtree(df, ["x"], "s", 0.05, 3, rng=3, domain={"x": (0, 15)}, sa_values=["a", "b"])
+    dec = dp_kdtree(df, ["x"], "s", eps=0.05, height=3, rng=3, domain={"x": (0, 15)}, sa_values=["a", "b"])
     assert (dec.histograms < 0).any()
     prior, conds = kernel_conditionals(dec)
     assert (prior >= 0).all() and all((c >= 0).all() for c in conds)
@@ -78,8 +78,8 @@ def test_finer_partition_attacks_better():
     x = rng.integers(0, 50, 3000)
     df = pd.DataFrame({"x": x, "s": np.where(x < 25, "a", "b")})
     df.loc[rng.random(3000) < 0.1, "s"] = "c"
-    fine = naive_bayes(mondrian(df, ["x"], "s", 5), df).accuracy
-    coarse = naive_bayes(mondrian(df, ["x"], "s", 3000), df).accuracy
+    fine = naive_bayes(mondrian(df, ["x"], "s", k=5), df).accuracy
+    coarse = naive_bayes(mondrian(df, ["x"], "s", k=3000), df).accuracy
     assert fine > 0.85 and coarse < 0.5
 
 
@@ -88,7 +88,7 @@ def test_bad_input():
     with pytest.raises(TypeError, match="decomposition: expected a privlib Decomposition"):
         naive_bayes("tree", df)
     with pytest.raises(ValueError, match=r"qi: expected the decomposition's quasi-identifiers \['x'\]"):
-        naive_bayes(dec, df.assign(y=0), ["y"])
+        naive_bayes(dec, df.assign(y=0), qi=["y"])
     with pytest.raises(ValueError, match=r"sa: unknown column\(s\) \['t'\]"):
         naive_bayes(dec, df, sa="t")
     with pytest.raises(ValueError, match="outside the release's domain"):
@@ -105,7 +105,7 @@ def test_leaf_majority_hand_worked():
     assert np.allclose(pred.confidence, [0.75] * 4 + [1.0] * 2)
     assert pred.accuracy == pytest.approx(5 / 6)
     tie = pd.DataFrame({"x": [0, 1], "s": ["b", "a"]})
-    assert leaf_majority(mondrian(tie, ["x"], "s", 2), tie).predicted.tolist() == ["a", "a"]
+    assert leaf_majority(mondrian(tie, ["x"], "s", k=2), tie).predicted.tolist() == ["a", "a"]
 
 
 def test_leaf_majority_equals_sum_of_leaf_maxima_on_exact_release():
@@ -114,7 +114,7 @@ def test_leaf_majority_equals_sum_of_leaf_maxima_on_exact_release():
     df = pd.DataFrame({"x": rng.integers(0, 30, 500), "y": rng.integers(0, 6, 500),
                        "s": rng.choice(list("abcd"), 500, p=[0.4, 0.3, 0.2, 0.1])})
     for k in (1, 5, 40):
-        dec = mondrian(df, ["x", "y"], "s", k)
+        dec = mondrian(df, ["x", "y"], "s", k=k)
         assert leaf_majority(dec, df).accuracy == pytest.approx(dec.histograms.max(axis=1).sum() / len(df))
 
 

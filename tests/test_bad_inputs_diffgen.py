@@ -9,18 +9,14 @@ import pytest
 
 from privlib import PrivacyLeakWarning
 from privlib import diffgen as dg
-from privlib.hierarchy import Hierarchy
+from privlib.experiments import diffgen as xdg
+from privlib.sources import diffgen as src
 
-JOB = Hierarchy.from_dict({"Any_Job": {"Professional": ["Engineer", "Lawyer"], "Artist": ["Dancer", "Writer"]}},
-                          name="job")
-TAX = {"job": JOB, "age": (18, 65)}
+JOB = src.job_taxonomy()
+TAX = src.taxonomies()
 PRED = ["job", "age"]
-CLS = ("N", "Y")
-T1 = pd.DataFrame({
-    "job": ["Engineer", "Lawyer", "Engineer", "Lawyer", "Dancer", "Writer", "Writer", "Dancer"],
-    "age": [34, 50, 38, 33, 20, 37, 32, 25],
-    "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"],
-})
+CLS = src.CLASSES
+T1 = src.table1a()
 
 
 def _dup_col(df, col):
@@ -31,7 +27,7 @@ def _dup_col(df, col):
 def _diffgen(df=T1, predictors=PRED, target="class", taxonomies=TAX, eps=1.0, h=2, **kw):
     kw.setdefault("classes", CLS)
     kw.setdefault("rng", 0)
-    return dg.diffgen(df, predictors, target, taxonomies, eps, h, **kw)
+    return dg.diffgen(df, predictors, target, taxonomies, eps=eps, h=h, **kw)
 
 
 # (id, call, exception, match)
@@ -90,7 +86,7 @@ def test_diffgen_bad_inputs(call, exc, match):
 
 
 def _tds(df=T1, k=2, **kw):
-    return dg.tds(df, PRED, "class", TAX, k, **kw)
+    return dg.tds(df, PRED, "class", TAX, k=k, **kw)
 
 
 def _rel():
@@ -114,51 +110,51 @@ OTHER_BAD = [
     ("encode-missing-column", lambda: _rel().encode(T1.drop(columns="age")), ValueError, "predictors"),
     ("generalize-not-frame", lambda: _rel().generalize([1, 2]), TypeError, "df"),
     ("baseline-test-unknown-class",
-     lambda: dg.baseline_accuracy(T1, T1.assign(**{"class": "Q"}), PRED, "class", TAX), ValueError, "test"),
-    ("baseline-test-not-frame", lambda: dg.baseline_accuracy(T1, None, PRED, "class", TAX), TypeError, "test"),
+     lambda: dg.raw_data_accuracy(T1, T1.assign(**{"class": "Q"}), PRED, "class", TAX), ValueError, "test"),
+    ("baseline-test-not-frame", lambda: dg.raw_data_accuracy(T1, None, PRED, "class", TAX), TypeError, "test"),
     ("lower-bound-nan", lambda: dg.lower_bound_accuracy(T1.assign(**{"class": None}), T1, "class"),
      ValueError, "train"),
     ("lower-bound-missing-target", lambda: dg.lower_bound_accuracy(T1, T1, "income"), ValueError, "target"),
     ("lower-bound-empty", lambda: dg.lower_bound_accuracy(T1, T1.iloc[:0], "class"), ValueError, "test"),
-    ("apply-cut-unknown-attribute", lambda: dg.apply_cut(T1, PRED, TAX, {"jobs": ["Professional", "Artist"]}),
+    ("apply-cut-unknown-attribute", lambda: dg.apply_cut(T1, PRED, TAX, cuts={"jobs": ["Professional", "Artist"]}),
      ValueError, "cuts"),
-    ("apply-cut-not-dict", lambda: dg.apply_cut(T1, PRED, TAX, [("job", ["Professional"])]), TypeError, "cuts"),
-    ("apply-cut-str-splits", lambda: dg.apply_cut(T1, PRED, TAX, {"age": "40"}), TypeError, "cuts"),
-    ("contingency-duplicated-split", lambda: dg.contingency_table(T1, PRED, TAX, {"age": [40, 40]}), ValueError,
+    ("apply-cut-not-dict", lambda: dg.apply_cut(T1, PRED, TAX, cuts=[("job", ["Professional"])]), TypeError, "cuts"),
+    ("apply-cut-str-splits", lambda: dg.apply_cut(T1, PRED, TAX, cuts={"age": "40"}), TypeError, "cuts"),
+    ("contingency-duplicated-split", lambda: dg.contingency_table(T1, PRED, TAX, cuts={"age": [40, 40]}), ValueError,
      "cuts"),
-    ("contingency-split-outside", lambda: dg.contingency_table(T1, PRED, TAX, {"age": [80]}), ValueError, "cuts"),
-    ("partition-tree-unknown", lambda: dg.partition_tree(T1, PRED, "class", TAX, [("zip", "x")]), ValueError,
+    ("contingency-split-outside", lambda: dg.contingency_table(T1, PRED, TAX, cuts={"age": [80]}), ValueError, "cuts"),
+    ("partition-tree-unknown", lambda: dg.partition_tree(T1, PRED, "class", TAX, steps=[("zip", "x")]), ValueError,
      "steps"),
-    ("held-out-nan", lambda: dg.held_out_best(RES.assign(ca=[0.7, np.nan, 0.75, 0.65])), ValueError, "results"),
-    ("held-out-one-run", lambda: dg.held_out_best(RES[RES["run"] == 0]), ValueError, "results"),
-    ("blow-up-p-above-1", lambda: dg.blow_up(T1, 20, PRED, 1.5, rng=0), ValueError, "p_replace"),
-    ("blow-up-p-nan", lambda: dg.blow_up(T1, 20, PRED, float("nan"), rng=0), ValueError, "p_replace"),
-    ("blow-up-n-zero", lambda: dg.blow_up(T1, 0, PRED, rng=0), ValueError, "n_records"),
-    ("blow-up-unknown-column", lambda: dg.blow_up(T1, 20, ["zip"], rng=0), ValueError, "columns"),
-    ("blow-up-duplicated-column", lambda: dg.blow_up(_dup_col(T1, "job"), 20, ["job"], rng=0), ValueError, "df"),
-    ("blow-up-empty", lambda: dg.blow_up(T1.iloc[:0], 20, PRED, rng=0), ValueError, "df"),
-    ("sweep-empty-eps", lambda: dg.sweep(T1, T1, PRED, "class", TAX, [], [1], rng=0, classes=CLS), ValueError,
+    ("held-out-nan", lambda: xdg.held_out_best(RES.assign(ca=[0.7, np.nan, 0.75, 0.65])), ValueError, "results"),
+    ("held-out-one-run", lambda: xdg.held_out_best(RES[RES["run"] == 0]), ValueError, "results"),
+    ("blow-up-p-above-1", lambda: xdg.blow_up(T1, PRED, n_records=20, p_replace=1.5, rng=0), ValueError, "p_replace"),
+    ("blow-up-p-nan", lambda: xdg.blow_up(T1, PRED, n_records=20, p_replace=float("nan"), rng=0), ValueError, "p_replace"),
+    ("blow-up-n-zero", lambda: xdg.blow_up(T1, PRED, n_records=0, rng=0), ValueError, "n_records"),
+    ("blow-up-unknown-column", lambda: xdg.blow_up(T1, ["zip"], n_records=20, rng=0), ValueError, "columns"),
+    ("blow-up-duplicated-column", lambda: xdg.blow_up(_dup_col(T1, "job"), ["job"], n_records=20, rng=0), ValueError, "df"),
+    ("blow-up-empty", lambda: xdg.blow_up(T1.iloc[:0], PRED, n_records=20, rng=0), ValueError, "df"),
+    ("sweep-empty-eps", lambda: xdg.sweep(T1, T1, PRED, "class", TAX, eps_values=[], h_values=[1], rng=0, classes=CLS), ValueError,
      "eps_values"),
-    ("sweep-empty-h", lambda: dg.sweep(T1, T1, PRED, "class", TAX, [1.0], [], rng=0, classes=CLS), ValueError,
+    ("sweep-empty-h", lambda: xdg.sweep(T1, T1, PRED, "class", TAX, eps_values=[1.0], h_values=[], rng=0, classes=CLS), ValueError,
      "h_values"),
-    ("sweep-bad-h", lambda: dg.sweep(T1, T1, PRED, "class", TAX, [1.0], [-1], rng=0, classes=CLS), ValueError,
+    ("sweep-bad-h", lambda: xdg.sweep(T1, T1, PRED, "class", TAX, eps_values=[1.0], h_values=[-1], rng=0, classes=CLS), ValueError,
      "h_values"),
-    ("sweep-test-unknown-class", lambda: dg.sweep(T1, T1.assign(**{"class": "Q"}), PRED, "class", TAX, [1.0], [1],
+    ("sweep-test-unknown-class", lambda: xdg.sweep(T1, T1.assign(**{"class": "Q"}), PRED, "class", TAX, eps_values=[1.0], h_values=[1],
                                                   rng=0, classes=CLS), ValueError, "test"),
-    ("cv-nothing-to-run", lambda: dg.cross_validate(T1, PRED, "class", TAX, folds=2, rng=0), ValueError,
+    ("cv-nothing-to-run", lambda: xdg.cross_validate(T1, PRED, "class", TAX, folds=2, rng=0), ValueError,
      "eps_values"),
-    ("cv-folds-above-n", lambda: dg.cross_validate(T1, PRED, "class", TAX, [1.0], 1, folds=9, rng=0, classes=CLS),
+    ("cv-folds-above-n", lambda: xdg.cross_validate(T1, PRED, "class", TAX, eps_values=[1.0], h=1, folds=9, rng=0, classes=CLS),
      ValueError, "folds"),
-    ("cv-k-zero", lambda: dg.cross_validate(T1, PRED, "class", TAX, k=0, folds=2, rng=0), ValueError, "k"),
-    ("cv-h-huge", lambda: dg.cross_validate(T1, PRED, "class", TAX, [1.0], 10 ** 7, folds=2, rng=0, classes=CLS),
+    ("cv-k-zero", lambda: xdg.cross_validate(T1, PRED, "class", TAX, k=0, folds=2, rng=0), ValueError, "k"),
+    ("cv-h-huge", lambda: xdg.cross_validate(T1, PRED, "class", TAX, eps_values=[1.0], h=10 ** 7, folds=2, rng=0, classes=CLS),
      ValueError, "h"),
-    ("scalability-empty-sizes", lambda: dg.scalability(T1, [], PRED, "class", TAX, rng=0, classes=CLS),
+    ("scalability-empty-sizes", lambda: xdg.scalability(T1, PRED, "class", TAX, sizes=[], rng=0, classes=CLS),
      ValueError, "sizes"),
-    ("scalability-eps-zero", lambda: dg.scalability(T1, [10], PRED, "class", TAX, eps=0, rng=0, classes=CLS),
+    ("scalability-eps-zero", lambda: xdg.scalability(T1, PRED, "class", TAX, sizes=[10], eps=0, rng=0, classes=CLS),
      ValueError, "eps"),
-    ("adult-taxonomies-unknown", lambda: dg.adult_taxonomies(["zip"], domains=dg.ADULT_DOMAINS), ValueError,
+    ("adult-taxonomies-unknown", lambda: xdg.adult_taxonomies(["zip"], domains=xdg.ADULT_DOMAINS), ValueError,
      "predictors"),
-    ("adult-taxonomies-bad-domain", lambda: dg.adult_taxonomies(["age"], domains={"age": (1, np.nan)}),
+    ("adult-taxonomies-bad-domain", lambda: xdg.adult_taxonomies(["age"], domains={"age": (1, np.nan)}),
      ValueError, "domains"),
 ]
 
@@ -180,15 +176,15 @@ def test_value_near_int64_limit_in_domain():
     df = pd.DataFrame({"x": np.array([0, big // 3, big // 2, big - 1], dtype=np.int64), "class": ["a", "b"] * 2})
     # beyond 2**53 the float split points would merge distinct values: a clear error instead
     with pytest.raises(ValueError, match=r"'x' beyond 2\*\*53"):
-        dg.diffgen(df, ["x"], "class", {"x": (0, big)}, 1e9, 3, classes=["a", "b"], rng=0)
+        dg.diffgen(df, ["x"], "class", {"x": (0, big)}, eps=1e9, h=3, classes=["a", "b"], rng=0)
     ok = df.assign(x=np.array([0, 2 ** 40, 2 ** 52, 2 ** 53 - 1], dtype=np.int64))
-    rel = dg.diffgen(ok, ["x"], "class", {"x": (0, 2 ** 53)}, 1e9, 3, classes=["a", "b"], rng=0)
+    rel = dg.diffgen(ok, ["x"], "class", {"x": (0, 2 ** 53)}, eps=1e9, h=3, classes=["a", "b"], rng=0)
     assert rel.n_records == 4  # exact counts at huge eps
 
 
 def test_bool_numeric_predictor():
     df = pd.DataFrame({"flag": [True, False] * 4, "class": ["a", "a", "b", "b"] * 2})
-    rel = dg.diffgen(df, ["flag"], "class", {"flag": (0, 2)}, 1e9, 1, classes=["a", "b"], rng=0)
+    rel = dg.diffgen(df, ["flag"], "class", {"flag": (0, 2)}, eps=1e9, h=1, classes=["a", "b"], rng=0)
     assert rel.n_records == 8
 
 
@@ -200,14 +196,14 @@ def test_lower_bound_accuracy_hand_worked():
 
 def test_integer_class_labels_and_domain():
     df = T1.assign(**{"class": (T1["class"] == "Y").astype(int)})
-    rel = dg.diffgen(df, PRED, "class", TAX, 1e9, 2, classes=[0, 1], rng=0)
+    rel = dg.diffgen(df, PRED, "class", TAX, eps=1e9, h=2, classes=[0, 1], rng=0)
     assert rel.classes == (0, 1) and rel.n_records == 8
 
 
 def test_derived_class_domain_warns_every_call():
     for _ in range(2):
         with pytest.warns(PrivacyLeakWarning, match="classes"):
-            dg.diffgen(T1, PRED, "class", TAX, 1.0, 1, rng=0)
+            dg.diffgen(T1, PRED, "class", TAX, eps=1.0, h=1, rng=0)
 
 
 # ---------------------------------------------------------------- hierarchy set and TDS set-ups
@@ -215,7 +211,7 @@ def test_derived_class_domain_warns_every_call():
                                       (2007, TypeError)])
 def test_adult_taxonomies_bad_hierarchy_set(bad, exc):
     with pytest.raises(exc, match="hierarchy_set"):
-        dg.adult_taxonomies(domains=dg.ADULT_DOMAINS, hierarchy_set=bad)
+        xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS, hierarchy_set=bad)
 
 
 @pytest.mark.parametrize("tds, exc, match", [
@@ -227,4 +223,4 @@ def test_adult_taxonomies_bad_hierarchy_set(bad, exc):
 ])
 def test_cross_validate_bad_tds_setups(tds, exc, match):
     with pytest.raises(exc, match=match):
-        dg.cross_validate(T1, PRED, "class", TAX, folds=2, rng=0, classes=CLS, tds=tds)
+        xdg.cross_validate(T1, PRED, "class", TAX, folds=2, rng=0, classes=CLS, tds=tds)

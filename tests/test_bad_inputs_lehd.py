@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 
 from privlib import noise, synth
-from privlib.simulate.commuting import simulate_commuting, simulate_geography
-from privlib.simulate.establishments import simulate_establishments
+from privlib.simulate import simulate_commuting, simulate_establishments, simulate_geography
 from test_noise import _toy
 
 RAMP = noise.RampDistribution(1.05, 1.15)
@@ -69,8 +68,8 @@ ERRORS = [
     ("rvs size negative", lambda: RAMP.rvs(-1, rng=0), ValueError, "size"),
     ("rvs size float", lambda: RAMP.rvs(2.5, rng=0), TypeError, "size"),
     ("ppf NaN", lambda: RAMP.ppf([0.5, NAN]), ValueError, "u"),
-    ("draw_factors NaN id", lambda: noise.draw_factors([1.0, NAN], RAMP, rng=0), ValueError, "establishments"),
-    ("draw_factors 2-d ids", lambda: noise.draw_factors([[1, 2]], RAMP, rng=0), ValueError, "establishments"),
+    ("draw_factors NaN id", lambda: noise.draw_factors([1.0, NAN], dist=RAMP, rng=0), ValueError, "establishments"),
+    ("draw_factors 2-d ids", lambda: noise.draw_factors([[1, 2]], dist=RAMP, rng=0), ValueError, "establishments"),
     # noise.distort: factors NaN / negative / zero / inf (silently accepted before)
     ("distort NaN factor", lambda: _distort(factors=pd.Series([1.1, NAN, 1.2])), ValueError, "factors"),
     ("distort negative factor", lambda: _distort(factors=pd.Series([1.1, -0.9, 1.2])), ValueError, "factors"),
@@ -121,37 +120,37 @@ ERRORS = [
     ("relative_error shapes", lambda: noise.relative_error([1, 2, 3], [1, 2]), ValueError, "released"),
     ("relative_error NaN", lambda: noise.relative_error([1, 2], [1, NAN]), ValueError, "released"),
     # synth: closed forms and searches
-    ("min_alpha_for_dp NaN m", lambda: synth.min_alpha_for_dp(NAN, 1.0), ValueError, "m"),
-    ("min_alpha_for_dp inf m", lambda: synth.min_alpha_for_dp([1, INF], 1.0), ValueError, "m"),
-    ("min_alpha_for_dp NaN eps", lambda: synth.min_alpha_for_dp(5, NAN), ValueError, "eps"),
-    ("min_alpha_for_dp eps 0", lambda: synth.min_alpha_for_dp(5, 0.0), ValueError, "eps"),
-    ("min_alpha_for_pdp eps negative", lambda: synth.min_alpha_for_pdp(5, -1.0, 1e-3), ValueError, "eps"),
-    ("min_alpha_for_pdp delta NaN", lambda: synth.min_alpha_for_pdp(5, 2.0, NAN), ValueError, "delta"),
-    ("min_alpha_for_pdp delta 1", lambda: synth.min_alpha_for_pdp(5, 2.0, 1.0), ValueError, "delta"),
-    ("min_alpha_for_pdp n 0", lambda: synth.min_alpha_for_pdp(0, 2.0, 1e-3), ValueError, "n"),
-    ("min_alpha_for_pdp rule", lambda: synth.min_alpha_for_pdp(5, 2.0, 1e-3, rule="all"), ValueError, "rule"),
-    ("min_alpha_for_pdp bounds reversed", lambda: synth.min_alpha_for_pdp(5, 2.0, 1e-3, alpha_bounds=(10, 1)),
+    ("min_alpha_for_dp NaN m", lambda: synth.min_alpha_for_dp(NAN, eps=1.0), ValueError, "m"),
+    ("min_alpha_for_dp inf m", lambda: synth.min_alpha_for_dp([1, INF], eps=1.0), ValueError, "m"),
+    ("min_alpha_for_dp NaN eps", lambda: synth.min_alpha_for_dp(5, eps=NAN), ValueError, "eps"),
+    ("min_alpha_for_dp eps 0", lambda: synth.min_alpha_for_dp(5, eps=0.0), ValueError, "eps"),
+    ("min_alpha_for_pdp eps negative", lambda: synth.min_alpha_for_pdp(5, eps=-1.0, delta=1e-3), ValueError, "eps"),
+    ("min_alpha_for_pdp delta NaN", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=NAN), ValueError, "delta"),
+    ("min_alpha_for_pdp delta 1", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=1.0), ValueError, "delta"),
+    ("min_alpha_for_pdp n 0", lambda: synth.min_alpha_for_pdp(0, eps=2.0, delta=1e-3), ValueError, "n"),
+    ("min_alpha_for_pdp rule", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=1e-3, rule="all"), ValueError, "rule"),
+    ("min_alpha_for_pdp bounds reversed", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=1e-3, alpha_bounds=(10, 1)),
      ValueError, "alpha_bounds"),
-    ("min_alpha_for_pdp bounds NaN", lambda: synth.min_alpha_for_pdp(5, 2.0, 1e-3, alpha_bounds=(NAN, 1)),
+    ("min_alpha_for_pdp bounds NaN", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=1e-3, alpha_bounds=(NAN, 1)),
      ValueError, "alpha_bounds"),
-    ("min_alpha_for_pdp rtol 0", lambda: synth.min_alpha_for_pdp(5, 2.0, 1e-3, rtol=0.0), ValueError, "rtol"),
+    ("min_alpha_for_pdp rtol 0", lambda: synth.min_alpha_for_pdp(5, eps=2.0, delta=1e-3, rtol=0.0), ValueError, "rtol"),
     ("md_transition too large", lambda: synth.md_transition(10**5, 10**5), ValueError, "n, m"),
-    ("md_transition alpha NaN", lambda: synth.md_transition(3, 3, NAN), ValueError, "alpha"),
-    ("md_transition alpha inf", lambda: synth.md_transition(3, 3, INF), ValueError, "alpha"),
+    ("md_transition alpha NaN", lambda: synth.md_transition(3, 3, alpha=NAN), ValueError, "alpha"),
+    ("md_transition alpha inf", lambda: synth.md_transition(3, 3, alpha=INF), ValueError, "alpha"),
     ("md_transition n float", lambda: synth.md_transition(2.5, 3), TypeError, "n"),
-    ("pdp_delta eps NaN", lambda: synth.pdp_delta(synth.md_transition(2, 2), "worst", NAN), ValueError, "eps"),
-    ("laplace_transition eps inf", lambda: synth.laplace_transition(3, INF), ValueError, "eps"),
-    ("pruned_epsilon alpha NaN", lambda: synth.pruned_epsilon(4.6, 0.025, NAN), ValueError, "alpha"),
-    ("pruned_epsilon empty min_p", lambda: synth.pruned_epsilon(4.6, [], 1.0), ValueError, "min_p"),
-    ("coarsening_privacy n_fine 1", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), 2.0, 1),
+    ("pdp_delta eps NaN", lambda: synth.pdp_delta(synth.md_transition(2, 2), "worst", eps=NAN), ValueError, "eps"),
+    ("laplace_transition eps inf", lambda: synth.laplace_transition(3, eps=INF), ValueError, "eps"),
+    ("pruned_epsilon alpha NaN", lambda: synth.pruned_epsilon(4.6, min_p=0.025, alpha=NAN), ValueError, "alpha"),
+    ("pruned_epsilon empty min_p", lambda: synth.pruned_epsilon(4.6, min_p=[], alpha=1.0), ValueError, "min_p"),
+    ("coarsening_privacy n_fine 1", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), eps=2.0, n_fine=1),
      ValueError, "n_fine"),
-    ("coarsening_privacy n_fine str", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), 2.0, "3"),
+    ("coarsening_privacy n_fine str", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), eps=2.0, n_fine="3"),
      TypeError, "n_fine"),
-    ("coarsening_privacy too many tables", lambda: synth.coarsening_privacy(synth.md_transition(40, 5), 2.0, 12),
+    ("coarsening_privacy too many tables", lambda: synth.coarsening_privacy(synth.md_transition(40, 5), eps=2.0, n_fine=12),
      ValueError, "n_fine"),
-    ("coarsening_privacy eps NaN", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), NAN, 3),
+    ("coarsening_privacy eps NaN", lambda: synth.coarsening_privacy(synth.md_transition(5, 5), eps=NAN, n_fine=3),
      ValueError, "eps"),
-    ("coarsening_privacy T not stochastic", lambda: synth.coarsening_privacy(np.ones((3, 3)), 2.0, 3),
+    ("coarsening_privacy T not stochastic", lambda: synth.coarsening_privacy(np.ones((3, 3)), eps=2.0, n_fine=3),
      ValueError, "T"),
     ("transition_frame 1-d", lambda: synth.transition_frame([0.5, 0.5]), ValueError, "T"),
     ("grid_cell NaN", lambda: synth.grid_cell([NAN], [1.0]), ValueError, "dx"),
@@ -258,17 +257,17 @@ def test_jf_star_hand_worked_with_distinct_factors():
 def test_md_transition_rows_sum_to_one_at_huge_alpha(alpha):
     # regression: rows summed to 0.999999 at 1e9, 54.6 at 1e15 and 6 at 1e300
     for kind in synth.MD_KINDS:
-        assert np.allclose(synth.md_transition(8, 8, alpha, kind).sum(axis=1), 1, atol=1e-12)
+        assert np.allclose(synth.md_transition(8, 8, alpha=alpha, kind=kind).sum(axis=1), 1, atol=1e-12)
 
 
 def test_min_alpha_for_dp_zero_and_vector():
-    assert synth.min_alpha_for_dp(0, 1.0) == 0.0
-    assert np.allclose(synth.min_alpha_for_dp([0, 1, 5], math.log(2)), [0, 1, 5])
+    assert synth.min_alpha_for_dp(0, eps=1.0) == 0.0
+    assert np.allclose(synth.min_alpha_for_dp([0, 1, 5], eps=math.log(2)), [0, 1, 5])
 
 
 def test_min_alpha_for_pdp_m_zero_with_n_is_lower_bound():
     # m = 0 releases nothing: every alpha satisfies the target
-    assert synth.min_alpha_for_pdp(0, 1.0, 1e-3, n=3) == 1e-12
+    assert synth.min_alpha_for_pdp(0, eps=1.0, delta=1e-3, n=3) == 1e-12
 
 
 def test_category_table_ignores_missing_pairs():
@@ -277,8 +276,8 @@ def test_category_table_ignores_missing_pairs():
 
 
 def test_draw_factors_empty_and_string_ids():
-    assert len(noise.draw_factors([], RAMP, rng=0)) == 0
-    f = noise.draw_factors(["b", "a", "b"], RAMP, rng=0)
+    assert len(noise.draw_factors([], dist=RAMP, rng=0)) == 0
+    f = noise.draw_factors(["b", "a", "b"], dist=RAMP, rng=0)
     assert list(f.index) == ["a", "b"]
 
 
@@ -296,9 +295,9 @@ def test_coarsening_privacy_hand_worked_and_zero_probabilities():
     # delta = max(0.1, 0.7) = 0.7 in both views
     T = np.array([[0.9, 0.1], [0.3, 0.7]])
     for k in (2, 3, 5):
-        r = synth.coarsening_privacy(T, 1.5, k)
+        r = synth.coarsening_privacy(T, eps=1.5, n_fine=k)
         assert r.eps_fine == pytest.approx(math.log(7)) and r.delta_fine == pytest.approx(0.7)
         assert r.preserved and r.fine_tables == k
     # an exact release (identity transition) has infinite eps in both views
-    r = synth.coarsening_privacy(np.eye(3), 1.0, 3)
+    r = synth.coarsening_privacy(np.eye(3), eps=1.0, n_fine=3)
     assert math.isinf(r.eps_coarse) and math.isinf(r.eps_fine) and r.delta_fine == 1.0

@@ -14,7 +14,8 @@ from privlib import closeness as C
 from privlib import data as D
 from privlib import generalization as G
 from privlib import models as M
-from privlib.hierarchy import Hierarchy, HierarchyError
+from privlib import requirements as R
+from privlib.hierarchy import Hierarchy
 
 I64 = np.iinfo(np.int64)
 FIG1 = Hierarchy.from_dict({"*": {"resp": ["flu", "pneumonia"], "dig": ["ulcer", "gastritis", "colitis"]}},
@@ -30,7 +31,7 @@ T_DUP = pd.concat([T, T[["age"]]], axis=1)
 AGEH = Hierarchy.from_rows([[1, "low", "*"], [2, "low", "*"], [3, "high", "*"]], name="age")
 ZIPH = Hierarchy.from_rows([["a", "*"], ["b", "*"]], name="zip")
 HS = {"zip": ZIPH, "age": AGEH}
-ENC = G.encode(T, ["zip", "age"], HS, ["disease", "salary"])
+ENC = G.encode_lattice(T, ["zip", "age"], HS, ["disease", "salary"])
 Q5 = np.full(5, 0.2)
 
 _TMP = tempfile.TemporaryDirectory(prefix="privlib_bad_inputs_")
@@ -91,25 +92,24 @@ RAISES = [
     ("k-holds-zero", lambda: M.k_anonymity(T, ["zip"]).holds(0), ValueError, "k: expected a number >= 1"),
     ("k-holds-string", lambda: M.k_anonymity(T, ["zip"]).holds("3"), TypeError, "k: expected a number"),
     ("l-nan-sa", lambda: M.l_diversity(T_NAN_SA, ["zip"], "disease"), ValueError, r"\['disease'\]"),
-    ("l-bad-kind", lambda: M.l_diversity(T, ["zip"], "disease", "shannon"), ValueError, "kind"),
-    ("l-recursive-no-c", lambda: M.l_diversity(T, ["zip"], "disease", "recursive"), ValueError, "c: recursive"),
-    ("l-recursive-negative-c", lambda: M.l_diversity(T, ["zip"], "disease", "recursive", c=-1), ValueError, "c:"),
+    ("l-bad-kind", lambda: M.l_diversity(T, ["zip"], "disease", kind="shannon"), ValueError, "kind"),
+    ("l-recursive-no-c", lambda: M.l_diversity(T, ["zip"], "disease", kind="recursive"), ValueError, "c: recursive"),
+    ("l-recursive-negative-c", lambda: M.l_diversity(T, ["zip"], "disease", kind="recursive", c=-1), ValueError, "c:"),
     ("l-holds-nan", lambda: M.l_diversity(T, ["zip"], "disease").holds(np.nan), ValueError, "l: expected"),
     ("t-q-not-summing", lambda: M.t_closeness(T, ["zip"], "disease", q=[0.5] * 4), ValueError,
      "q: expected probabilities summing to 1"),
     ("t-q-wrong-length", lambda: M.t_closeness(T, ["zip"], "disease", q=[0.5, 0.5]), ValueError, "q: expected"),
     ("t-q-unknown-value", lambda: M.t_closeness(T, ["zip"], "disease", q={"measles": 1.0}), ValueError,
      "q: value"),
-    ("t-domain-duplicates", lambda: M.t_closeness(T, ["zip"], "salary", "ordered", domain=[3, 3, 4, 5, 6, 11]),
-     ValueError, "domain: expected distinct"),
-    ("t-domain-missing-values", lambda: M.t_closeness(T, ["zip"], "salary", "ordered", domain=[3, 4, 5]),
+    ("t-domain-duplicates", lambda: M.t_closeness(T, ["zip"], "salary", distance="ordered", sa_values=[3, 3, 4, 5, 6, 11]),
+     ValueError, "sa_values: expected distinct"),
+    ("t-domain-missing-values", lambda: M.t_closeness(T, ["zip"], "salary", distance="ordered", sa_values=[3, 4, 5]),
      ValueError, r"sa: value\(s\) \[6, 11\]"),
-    ("t-ordered-text-without-order", lambda: M.t_closeness(T, ["zip"], "disease", "ordered"), ValueError,
-     "domain: the ordered distance"),
+    ("t-ordered-text-without-order", lambda: M.t_closeness(T, ["zip"], "disease", distance="ordered"), ValueError,
+     "sa_values: the ordered distance"),
     ("t-holds-above-one", lambda: M.t_closeness(T, ["zip"], "disease").holds(1.5), ValueError, "t: expected"),
-    ("t-hier-value-missing", lambda: M.t_closeness(T.assign(disease="measles"), ["zip"], "disease",
-                                                   "hierarchical", FIG1), ValueError, "'measles'"),
-    ("t-hier-no-hierarchy", lambda: M.t_closeness(T, ["zip"], "disease", "hierarchical"), ValueError,
+    ("t-hier-value-missing", lambda: M.t_closeness(T.assign(disease="measles"), ["zip"], "disease", distance="hierarchical", hierarchy=FIG1), ValueError, "'measles'"),
+    ("t-hier-no-hierarchy", lambda: M.t_closeness(T, ["zip"], "disease", distance="hierarchical"), ValueError,
      "hierarchy"),
     ("t-counts-negative", lambda: M.t_closeness_counts([[2.0, -1.0]], [0.5, 0.5]), ValueError,
      "counts: expected non-negative"),
@@ -127,31 +127,31 @@ RAISES = [
                                                          knowledge={"flu": np.nan}), ValueError, "knowledge"),
     ("class-counts-missing-sa", lambda: M.class_counts(T, ["zip"], "income"), ValueError, "sa: unknown"),
     # ---- generalization
-    ("enc-nan-qi", lambda: G.encode(T_NAN_QI, ["zip", "age"], HS), ValueError, r"missing values .*\['zip'\]"),
-    ("enc-value-missing", lambda: G.encode(T.assign(age=[1, 2, 3, 4, 4]), ["age"], HS), ValueError,
+    ("enc-nan-qi", lambda: G.encode_lattice(T_NAN_QI, ["zip", "age"], HS), ValueError, r"missing values .*\['zip'\]"),
+    ("enc-value-missing", lambda: G.encode_lattice(T.assign(age=[1, 2, 3, 4, 4]), ["age"], HS), ValueError,
      r"value\(s\) 4 of attribute 'age'"),
-    ("enc-no-hierarchy", lambda: G.encode(T, ["zip", "salary"], HS), ValueError,
+    ("enc-no-hierarchy", lambda: G.encode_lattice(T, ["zip", "salary"], HS), ValueError,
      r"hierarchies: no hierarchy for the QI column\(s\) \['salary'\]"),
-    ("enc-hierarchy-type", lambda: G.encode(T, ["zip"], {"zip": {"*": ["a", "b"]}}), TypeError,
+    ("enc-hierarchy-type", lambda: G.encode_lattice(T, ["zip"], {"zip": {"*": ["a", "b"]}}), TypeError,
      r"hierarchies\['zip'\]"),
-    ("enc-duplicated-columns", lambda: G.encode(T_DUP, ["zip"], HS), ValueError, "duplicated column"),
-    ("enc-duplicated-qi", lambda: G.encode(T, ["zip", "zip"], HS), ValueError, "qi: expected distinct"),
-    ("enc-sa-domain-duplicates", lambda: G.encode(T, ["zip"], HS, ["salary"], {"salary": [3, 3, 4, 5, 6, 11]}),
+    ("enc-duplicated-columns", lambda: G.encode_lattice(T_DUP, ["zip"], HS), ValueError, "duplicated column"),
+    ("enc-duplicated-qi", lambda: G.encode_lattice(T, ["zip", "zip"], HS), ValueError, "qi: expected distinct"),
+    ("enc-sa-domain-duplicates", lambda: G.encode_lattice(T, ["zip"], HS, ["salary"], sa_domains={"salary": [3, 3, 4, 5, 6, 11]}),
      ValueError, r"sa_domains\['salary'\]"),
-    ("enc-sa-not-in-domain", lambda: G.encode(T, ["zip"], HS, ["salary"], {"salary": [3, 4]}), ValueError,
+    ("enc-sa-not-in-domain", lambda: G.encode_lattice(T, ["zip"], HS, ["salary"], sa_domains={"salary": [3, 4]}), ValueError,
      "sa_domains"),
-    ("enc-empty", lambda: G.encode(T.iloc[:0], ["zip"], HS), ValueError, "df: expected at least one row"),
-    ("eval-levels-length", lambda: G.evaluate(ENC, (0,)), ValueError, "levels: expected one level per QI"),
-    ("eval-level-range", lambda: G.evaluate(ENC, (0, 3)), ValueError, r"levels: level of 'age' must be in \[0, 2\]"),
-    ("eval-levels-mapping", lambda: G.evaluate(ENC, {"zip": 0, "age": 0}), TypeError, "levels"),
-    ("req-k-float", lambda: G.KAnonymityReq(1.5), TypeError, "k: expected an integer"),
-    ("req-l-below-one", lambda: G.LDiversityReq("disease", 0.5), ValueError, "l: expected a number >= 1"),
-    ("req-t-nan", lambda: G.TClosenessReq("disease", np.nan), ValueError, "t: expected a probability"),
-    ("req-distance", lambda: G.TClosenessReq("disease", 0.2, "euclid"), ValueError, "distance"),
-    ("req-sa-not-a-name", lambda: G.TClosenessReq(["disease"], 0.2), TypeError, "sa: expected a column name"),
+    ("enc-empty", lambda: G.encode_lattice(T.iloc[:0], ["zip"], HS), ValueError, "df: expected at least one row"),
+    ("eval-levels-length", lambda: G.evaluate_node(ENC, (0,)), ValueError, "levels: expected one level per QI"),
+    ("eval-level-range", lambda: G.evaluate_node(ENC, (0, 3)), ValueError, r"levels: level of 'age' must be in \[0, 2\]"),
+    ("eval-levels-mapping", lambda: G.evaluate_node(ENC, {"zip": 0, "age": 0}), TypeError, "levels"),
+    ("req-k-float", lambda: R.KAnonymity(1.5), TypeError, "k: expected an integer"),
+    ("req-l-below-one", lambda: R.LDiversity(0.5, sa="disease"), ValueError, "l: expected a number >= 1"),
+    ("req-t-nan", lambda: R.TCloseness(np.nan, sa="disease"), ValueError, "t: expected a probability"),
+    ("req-distance", lambda: R.TCloseness(0.2, distance="euclid", sa="disease"), ValueError, "distance"),
+    ("req-sa-not-a-name", lambda: R.TCloseness(0.2, sa=["disease"]), TypeError, "sa: expected a column name"),
     ("search-no-requirements", lambda: G.search(ENC, []), ValueError, "requirements"),
-    ("search-unknown-sa", lambda: G.search(ENC, [G.LDiversityReq("income", 2)]), ValueError, "sa: 'income'"),
-    ("search-direction", lambda: G.search(ENC, [G.KAnonymityReq(2)], direction="sideways"), ValueError,
+    ("search-unknown-sa", lambda: G.search(ENC, [R.LDiversity(2, sa="income")]), ValueError, "sa: 'income'"),
+    ("search-direction", lambda: G.search(ENC, [R.KAnonymity(2)], direction="sideways"), ValueError,
      "direction"),
     ("dm-negative", lambda: G.discernibility([2, -1]), ValueError, "sizes"),
     ("dm-nan", lambda: G.discernibility([2, np.nan]), ValueError, "sizes"),
@@ -163,9 +163,9 @@ RAISES = [
     # ---- data
     ("data-hierarchy-unknown", lambda: D.load_hierarchy("zip"), ValueError, "attribute"),
     ("data-adult-split", lambda: D.load_adult("validation"), ValueError, "split"),
-    ("data-ipums-n-zero", lambda: D.load_ipums(IPUMS, 0, rng=0), ValueError, "n: expected an integer >= 1"),
-    ("data-ipums-rng-none", lambda: D.load_ipums(IPUMS, 1, rng=None), TypeError, "rng"),
-    ("data-ipums-rng-negative", lambda: D.load_ipums(IPUMS, 1, rng=-1), ValueError, "rng"),
+    ("data-ipums-n-zero", lambda: D.load_ipums(IPUMS, n=0, rng=0), ValueError, "n: expected an integer >= 1"),
+    ("data-ipums-rng-none", lambda: D.load_ipums(IPUMS, n=1, rng=None), TypeError, "rng"),
+    ("data-ipums-rng-negative", lambda: D.load_ipums(IPUMS, n=1, rng=-1), ValueError, "rng"),
 ]
 
 
@@ -194,25 +194,24 @@ EXTREME = [
     ("k-holds-k-above-n", lambda: M.k_anonymity(T, ["zip"]).holds(6), False),
     ("l-holds-l-above-values", lambda: M.l_diversity(T, ["zip"], "disease").holds(4), False),
     ("t-ordered-int64-extreme-sa",
-     lambda: round(M.t_closeness(pd.DataFrame({"g": [0, 0, 1, 1], "s": [I64.min, 0, I64.max, I64.max]}),
-                                 ["g"], "s", "ordered").t, 12),
+     lambda: round(M.t_closeness(pd.DataFrame({"g": [0, 0, 1, 1], "s": [I64.min, 0, I64.max, I64.max]}), ["g"], "s", distance="ordered").t, 12),
      round(_ordered_hand([0.5, 0.5, 0.0], [0.25, 0.25, 0.5]), 12)),
     ("t-ordered-categorical-order",
      lambda: round(M.t_closeness(pd.DataFrame({"g": [0, 1, 1], "s": pd.Categorical(
-         ["11K", "3K", "4K"], categories=["3K", "4K", "11K"], ordered=True)}), ["g"], "s", "ordered").t, 12),
+         ["11K", "3K", "4K"], categories=["3K", "4K", "11K"], ordered=True)}), ["g"], "s", distance="ordered").t, 12),
      round(_ordered_hand([0, 0, 1], [1 / 3, 1 / 3, 1 / 3]), 12)),
-    ("t-counts-ordered-vs-hand", lambda: round(float(M.t_closeness_counts([[2, 0, 0]], q_big, "ordered")[0]), 12),
+    ("t-counts-ordered-vs-hand", lambda: round(float(M.t_closeness_counts([[2, 0, 0]], q_big, distance="ordered")[0]), 12),
      round(_ordered_hand([1, 0, 0], q_big), 12)),
     ("dm-by-hand", lambda: G.discernibility([2, 3]), 13.0),
     ("dm-empty", lambda: G.discernibility([]), 0.0),
-    ("search-k-above-n", lambda: G.search(ENC, [G.KAnonymityReq(6)]).best, None),
-    ("search-k-equals-n", lambda: G.search(ENC, [G.KAnonymityReq(5)]).best, (1, 1)),
-    ("search-l-above-values", lambda: G.search(ENC, [G.LDiversityReq("disease", 5)]).best, None),
+    ("search-k-above-n", lambda: G.search(ENC, [R.KAnonymity(6)]).best, None),
+    ("search-k-equals-n", lambda: G.search(ENC, [R.KAnonymity(5)]).best, (1, 1)),
+    ("search-l-above-values", lambda: G.search(ENC, [R.LDiversity(5, sa="disease")]).best, None),
     ("eval-unbalanced-hierarchy",
-     lambda: G.evaluate(G.encode(T, ["disease"], {"disease": UNBAL.__class__.from_rows(
+     lambda: G.evaluate_node(G.encode_lattice(T, ["disease"], {"disease": UNBAL.__class__.from_rows(
          [["flu", "resp", "*"], ["pneumonia", "resp", "*"], ["ulcer", "dig", "*"], ["colitis", "colitis", "*"]],
          name="disease")}), (1,))["n_classes"], 3),
-    ("data-ipums-n-above-rows", lambda: len(D.load_ipums(IPUMS, 10, rng=0)), 2),
+    ("data-ipums-n-above-rows", lambda: len(D.load_ipums(IPUMS, n=10, rng=0)), 2),
 ]
 
 

@@ -71,3 +71,50 @@ def test_citation_file_cites_the_compendium_and_its_sources():
     for word in ("t-Closeness", "Empirical privacy", "Differentially private data release",
                  "Long-Term Privacy Bounds", "Confidentiality Protection"):
         assert word in titles
+
+
+def test_api_reference_part_documents_every_public_module():
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    captions = [p["caption"] for p in toc["parts"]]
+    assert captions.index("Using privlib") + 1 == captions.index("API reference") == captions.index("Back matter") - 1
+    api = toc["parts"][captions.index("API reference")]["chapters"][0]
+    assert api["file"] == "book/api/index"
+    pages = [s["file"] for s in api["sections"]]
+    import privlib
+    modules = [n for n in privlib.__all__ if n[0].islower() and not n.startswith("__")]
+    assert pages == [f"book/api/{m}" for m in modules]          # the face's order: by layer
+    for m in modules:
+        text = (ROOT / f"book/api/{m}.md").read_text()
+        assert f".. automodule:: privlib.{m}\n   :members:" in text
+    ext = config()["sphinx"]["extra_extensions"]
+    assert "sphinx.ext.autodoc" in ext and "sphinx.ext.napoleon" in ext
+    for name, folder in config()["sphinx"]["local_extensions"].items():
+        assert (ROOT / folder / f"{name}.py").exists()
+    # nitpicky builds: only external libraries' types are exempt
+    for _, pattern in config()["sphinx"]["config"]["nitpick_ignore_regex"]:
+        assert "privlib" not in pattern
+
+
+def test_every_public_module_is_in_the_api_reference():
+    """A public submodule is documented on its package's page, unless the package re-exports
+    every name of its ``__all__`` (then the package's page documents them)."""
+    import importlib
+
+    pages = "\n".join(p.read_text() for p in (ROOT / "book" / "api").glob("*.md"))
+    missing = []
+    for path in sorted((ROOT / "privlib").rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if len(parts) < 2 or any(p.startswith("_") for p in parts[1:]):
+            continue
+        name = ".".join(parts)
+        if f".. automodule:: {name}\n" in pages:
+            continue
+        if len(parts) > 2:
+            sub = importlib.import_module(name)
+            package = importlib.import_module(".".join(parts[:-1]))
+            if set(getattr(sub, "__all__", ())) <= set(getattr(package, "__all__", ())):
+                continue
+        missing.append(name)
+    assert not missing, f"not in book/api/: {missing}"

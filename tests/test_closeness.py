@@ -263,3 +263,47 @@ def test_series_are_aligned_by_index_or_refused(disease):
     with pytest.raises(ValueError, match="p and q: pandas objects with different indexes"):
         emd_equal(pd.Series([1.0, 0.0], index=["a", "b"]), pd.Series([1.0, 0.0], index=["b", "a"]))
     assert emd_equal(pd.Series([1.0, 0.0], index=["a", "b"]), pd.Series([0.0, 1.0], index=["a", "b"])) == 1.0
+
+
+def test_pot_network_simplex_agrees_with_the_highs_lp_on_random_instances():
+    rng = np.random.default_rng(7)
+    for m in (2, 5, 17, 40):
+        for _ in range(3):
+            p, q = rng.dirichlet(np.ones(m)), rng.dirichlet(np.ones(m))
+            X = rng.normal(size=(m, 2))
+            G = np.sqrt(((X[:, None, :] - X[None, :, :]) ** 2).sum(-1))     # a metric ground distance
+            d_pot, f_pot = emd_flow(p, q, G)
+            d_lp, f_lp = emd_flow(p, q, G, method="highs")
+            assert d_pot == pytest.approx(d_lp, abs=1e-9)
+            assert emd(p, q, G) == d_pot
+            np.testing.assert_allclose(f_pot.sum(axis=1), p, atol=1e-12)
+            np.testing.assert_allclose(f_pot.sum(axis=0), q, atol=1e-12)
+            assert (f_pot >= 0).all()
+
+
+def test_emd_method_is_checked():
+    with pytest.raises(ValueError, match="method: expected one of"):
+        emd([0.5, 0.5], [0.5, 0.5], np.ones((2, 2)), method="simplex")
+
+
+def test_pot_and_scipy_sparse_are_imported_lazily():
+    import subprocess
+    import sys
+    code = ("import sys, privlib.closeness, privlib.requirements, privlib.hierarchy; "
+            "assert 'ot' not in sys.modules and 'scipy.sparse' not in sys.modules, "
+            "[m for m in ('ot', 'scipy.sparse') if m in sys.modules]")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_ground_distance_dispatches_to_the_closed_forms(disease):
+    from privlib.closeness import ground_distance
+    rng = np.random.default_rng(3)
+    m = len(disease.leaves)
+    P, q = rng.dirichlet(np.ones(m), size=4), rng.dirichlet(np.ones(m))
+    np.testing.assert_array_equal(ground_distance("equal")(P, q), emd_equal(P, q))
+    np.testing.assert_array_equal(ground_distance("ordered")(P, q), emd_ordered(P, q))
+    np.testing.assert_array_equal(ground_distance("hierarchical", hierarchy=disease)(P, q), emd_hierarchical(P, q, disease))
+    with pytest.raises(ValueError, match="distance: expected one of"):
+        ground_distance("euclid")
+    with pytest.raises(ValueError, match="hierarchy: distance='hierarchical' needs a privlib Hierarchy, got NoneType"):
+        ground_distance("hierarchical")

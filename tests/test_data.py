@@ -39,7 +39,7 @@ def test_checksum_error_names_file_and_both_checksums(tmp_path, monkeypatch):
     with open(tmp_path / "adult" / "adult.test", "ab") as fh:
         fh.write(b"tampered\n")
     monkeypatch.setenv("PRIVLIB_DATA", str(tmp_path))
-    data._read_adult_file.cache_clear()
+    data.clear_cache()
     try:
         with pytest.raises(data.ChecksumError, match=r"adult\.test: md5 [0-9a-f]{32} does not match the expected "
                                                      "35238206dfdf7f1fe215bbb874adecdc"):
@@ -48,7 +48,7 @@ def test_checksum_error_names_file_and_both_checksums(tmp_path, monkeypatch):
         # the train file is intact and still loads
         assert len(data.load_adult("train")) == 30_162
     finally:
-        data._read_adult_file.cache_clear()
+        data.clear_cache()
 
 
 def test_missing_file_is_a_clear_error(tmp_path, monkeypatch):
@@ -147,19 +147,19 @@ def test_ipums_rng_is_required_and_keyword_only(tmp_path):
     assert p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is inspect.Parameter.empty
     path = _ipums(tmp_path)
     with pytest.raises(TypeError, match="rng"):
-        data.load_ipums(path, 2)
-    a, b = data.load_ipums(path, 2, rng=2009), data.load_ipums(path, 2, rng=2009)
+        data.load_ipums(path, n=2)
+    a, b = data.load_ipums(path, n=2, rng=2009), data.load_ipums(path, n=2, rng=2009)
     assert a.equals(b) and len(a) == 2
 
 
 @pytest.mark.parametrize("n, exc", [(0, ValueError), (-5, ValueError), (2.5, TypeError), ("10", TypeError)])
 def test_ipums_n_must_be_a_positive_integer_or_none(tmp_path, n, exc):
     with pytest.raises(exc, match="n: expected an integer"):
-        data.load_ipums(_ipums(tmp_path), n, rng=0)
+        data.load_ipums(_ipums(tmp_path), n=n, rng=0)
 
 
 def test_ipums_more_records_asked_than_available_keeps_all(tmp_path):
-    assert len(data.load_ipums(_ipums(tmp_path), 100, rng=0)) == 4
+    assert len(data.load_ipums(_ipums(tmp_path), n=100, rng=0)) == 4
 
 
 def test_ipums_duplicated_and_bad_columns_are_clear_errors(tmp_path):
@@ -202,7 +202,7 @@ def test_tkde2007_trees_cover_every_adult_value_and_have_the_published_shape():
 
 def test_tkde2007_public_domains():
     from privlib.data import adult_domains, load_adult
-    dom = adult_domains("tkde2007")
+    dom = adult_domains(hierarchy_set="tkde2007")
     assert dom == {"age": (15, 95), "fnlwgt": (0, 1_500_000), "education_num": (1, 20),
                    "capital_gain": (0, 100_000), "capital_loss": (0, 5_000), "hours_per_week": (1, 100)}
     df = load_adult("all")
@@ -214,9 +214,9 @@ def test_hierarchy_sets_are_named_and_checked():
     import pytest
     from privlib.data import adult_domains, load_hierarchy
     with pytest.raises(ValueError, match="hierarchy_set"):
-        load_hierarchy("occupation", "arx")
+        load_hierarchy("occupation", hierarchy_set="arx")
     with pytest.raises(ValueError, match="attribute"):
-        load_hierarchy("age", "tkde2007")       # numeric: a public domain, not a tree
+        load_hierarchy("age", hierarchy_set="tkde2007")       # numeric: a public domain, not a tree
     with pytest.raises(ValueError, match="hierarchy_set"):
-        adult_domains("book")
+        adult_domains(hierarchy_set="book")
     assert load_hierarchy("occupation").parent("Tech-support") != "Blue-collar"  # default: the book's set

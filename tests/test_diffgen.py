@@ -7,64 +7,63 @@ import pytest
 
 from privlib import diffgen as dg
 from privlib import PrivacyLeakWarning
-from privlib.accounting import Ledger
+from privlib.accounting import Ledger, total_epsilon
+from privlib.experiments import diffgen as xdg
+from privlib.experiments import spawn
 from privlib.hierarchy import Hierarchy, HierarchyError
 from privlib.mechanisms import exponential_probabilities
+from privlib.sources import diffgen as src
 
 # ---------------------------------------------------------------- Table 1 of the source
-JOB = Hierarchy.from_dict({"Any_Job": {"Professional": ["Engineer", "Lawyer"], "Artist": ["Dancer", "Writer"]}},
-                          name="job")
-TAX = {"job": JOB, "age": (18, 65)}
+JOB = src.job_taxonomy()
+TAX = src.taxonomies()
 PRED = ["job", "age"]
-CLS = ("N", "Y")  # the public class domain of the toy tables
+CLS = src.CLASSES  # the public class domain of the toy tables
 
 
 @pytest.fixture
 def table1():
-    return pd.DataFrame({
-        "job": ["Engineer", "Lawyer", "Engineer", "Lawyer", "Dancer", "Writer", "Writer", "Dancer"],
-        "age": [34, 50, 38, 33, 20, 37, 32, 25],
-        "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"],
-    })
+    return src.table1a()
 
 
 def test_table1b_is_4_anonymous(table1):
-    b = dg.apply_cut(table1, PRED, TAX, {"job": ["Professional", "Artist"]})
-    assert b["job"].tolist() == ["Professional"] * 4 + ["Artist"] * 4
-    assert set(b["age"]) == {"[18-65)"}
+    b = dg.apply_cut(table1, PRED, TAX, cuts={"job": ["Professional", "Artist"]})
+    assert b["job"].tolist() == ["Professional"] * 4 + ["Artist"] * 4 == src.TABLE1B_JOB
+    assert set(b["age"]) == {"[18-65)"} == set(src.TABLE1B_AGE)
     assert b.groupby(PRED).size().min() == 4
 
 
 def test_table1c_contingency(table1):
-    c = dg.contingency_table(table1, PRED, TAX, {"job": ["Engineer", "Lawyer", "Dancer", "Writer"], "age": [40]})
-    assert c["count"].tolist() == [2, 0, 1, 1, 2, 0, 2, 0]  # Table 1.c, row by row
+    c = dg.contingency_table(table1, PRED, TAX, cuts=src.TABLE1C_CUTS)
+    assert c["count"].tolist() == [2, 0, 1, 1, 2, 0, 2, 0] == src.TABLE1C_COUNTS  # Table 1.c, row by row
     assert c["age"].tolist()[:2] == ["[18-40)", "[40-65)"]
 
 
 def test_table1d_generalized_contingency(table1):
-    d = dg.contingency_table(table1, PRED, TAX, {"job": ["Professional", "Artist"], "age": [40]})
+    d = dg.contingency_table(table1, PRED, TAX, cuts=src.TABLE1D_CUTS)
     assert d["job"].tolist() == ["Professional", "Professional", "Artist", "Artist"]
-    assert d["count"].tolist() == [3, 1, 4, 0]  # Table 1.d
+    assert d["count"].tolist() == [3, 1, 4, 0] == src.TABLE1D_COUNTS  # Table 1.d
 
 
 def test_example3_partition_tree(table1):
-    t = dg.partition_tree(table1, PRED, "class", TAX, [("job", "Any_Job"), ("age", "[18-65)", 40)])
-    assert t["count"].tolist() == [8, 4, 4, 3, 1, 4, 0]
-    assert t["parent"].tolist() == [-1, 0, 0, 1, 1, 2, 2]
+    t = dg.partition_tree(table1, PRED, "class", TAX, steps=src.EXAMPLE3_STEPS)
+    assert t["count"].tolist() == [8, 4, 4, 3, 1, 4, 0] == src.EXAMPLE3_COUNTS
+    assert t["parent"].tolist() == [-1, 0, 0, 1, 1, 2, 2] == src.EXAMPLE3_PARENTS
     leaves = t[t["leaf"]]
     assert leaves["count"].sum() == 8 and len(leaves) == 4  # the empty partition is kept
+    assert leaves["count"].tolist() == src.EXAMPLE3_LEAF_COUNTS
     assert t.loc[3, ["class=Y", "class=N"]].tolist() == [2, 1]
 
 
 def test_cut_errors(table1):
     with pytest.raises(ValueError, match="not a cut"):
-        dg.apply_cut(table1, PRED, TAX, {"job": ["Professional", "Engineer"]})
+        dg.apply_cut(table1, PRED, TAX, cuts={"job": ["Professional", "Engineer"]})
     with pytest.raises(HierarchyError, match="not a node"):
-        dg.apply_cut(table1, PRED, TAX, {"job": ["Plumber"]})
+        dg.apply_cut(table1, PRED, TAX, cuts={"job": ["Plumber"]})
     with pytest.raises(ValueError, match="split points must lie inside"):
-        dg.apply_cut(table1, PRED, TAX, {"age": [70]})
+        dg.apply_cut(table1, PRED, TAX, cuts={"age": [70]})
     with pytest.raises(ValueError, match="leaf"):
-        dg.partition_tree(table1, PRED, "class", TAX, [("job", "Dancer")])
+        dg.partition_tree(table1, PRED, "class", TAX, steps=[("job", "Dancer")])
 
 
 # ---------------------------------------------------------------- utility functions (Eq. 3, 4)
@@ -82,10 +81,11 @@ def test_scores_hand_worked(table1):
 
 
 def test_split_table_matches_brute_force(table1):
-    prep = dg._prepare(table1, PRED, "class", TAX)
-    left, total, bounds, lengths = dg._num_split_table(prep, 1, 18.0, 65.0)
+    tab = dg.split_scores(table1, "age", "class", (18, 65))
+    bounds = np.append(tab["low"].to_numpy(), tab["high"].iloc[-1])
+    lengths = tab["length"].to_numpy()
     assert bounds[0] == 18 and bounds[-1] == 65 and lengths.sum() == pytest.approx(47)
-    u = dg._num_scores(left, total, "max")
+    u = tab["score"].to_numpy()
     ages = table1["age"].to_numpy()
     y = (table1["class"] == "Y").to_numpy()
     for j in range(len(bounds) - 1):
@@ -139,7 +139,7 @@ def test_budget_all_numerical_spends_exactly_eps():
     df = _small_data()
     rel = dg.diffgen(df, ["age", "hours"], "class", SMALL_TAX, eps=0.7, h=6, classes=CLS, rng=1)
     assert rel.eps_unspent == 0.0
-    assert dg.total_epsilon(rel.ledger) == pytest.approx(0.7) == rel.eps_spent
+    assert total_epsilon(rel.ledger) == pytest.approx(0.7) == rel.eps_spent
     groups = {e.group for e in rel.ledger if e.composition == "parallel"}
     assert len(groups) == 6 + 1  # Line 9 of every iteration, and Line 12
 
@@ -156,7 +156,7 @@ def test_fast_engine_matches_literal_partition_tree():
     df = _small_data(300, seed=4)
     rel = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1e9, h=5, classes=CLS, rng=11)
     steps = [(s.attribute, s.value) if s.split is None else (s.attribute, s.value, s.split) for s in rel.history]
-    tree = dg.partition_tree(df, SMALL_PRED, "class", SMALL_TAX, steps)
+    tree = dg.partition_tree(df, SMALL_PRED, "class", SMALL_TAX, steps=steps)
     leaves = tree[tree["leaf"]]
     n_groups = np.prod([len(rel.cuts[a]) for a in SMALL_PRED])
     assert len(leaves) == n_groups  # one leaf partition per combination of cut values
@@ -182,12 +182,14 @@ def test_candidate_selection_follows_exponential_mechanism():
     df["class"] = np.where(df["job"].isin(["Engineer", "Lawyer"]), "Y", "N")
     sex = Hierarchy.from_dict({"*": ["F", "M"]}, name="sex")
     tax = {"job": JOB, "sex": sex}
-    prep = dg._prepare(df, ["job", "sex"], "class", tax)
-    u = np.array([dg.max_score(dg._cat_child_counts(prep, j, 0)) for j in range(2)])
+    top = {"job": ["Professional", "Artist"], "sex": ["F", "M"]}
+    u = np.array([dg.max_score(pd.crosstab(dg.apply_cut(df, [a], {a: tax[a]}, cuts={a: top[a]})[a],
+                                           df["class"]).to_numpy()) for a in ("job", "sex")])
     eps = 0.1
-    p_job = exponential_probabilities(u, eps / 4, 1.0)[0]
+    p_job = exponential_probabilities(u, eps=eps / 4, sensitivity=1.0)[0]
     runs = 1500
-    first = [dg._diffgen(prep, eps, 1, "max", np.random.default_rng(s)).history[0].attribute for s in range(runs)]
+    first = [dg.diffgen(df, ["job", "sex"], "class", tax, eps=eps, h=1, classes=CLS,
+                        rng=np.random.default_rng(s)).history[0].attribute for s in range(runs)]
     freq = np.mean(np.array(first) == "job")
     assert abs(freq - p_job) < 4 * math.sqrt(p_job * (1 - p_job) / runs)
 
@@ -198,7 +200,6 @@ def test_split_point_follows_equation_7():
     tax = {"x": (0.0, 10.0)}
     eps = 2.0
     eps_p = eps / (2 * (1 + 2))
-    prep = dg._prepare(df, ["x"], "class", tax)
     # brute-force density of Eq. 7 on a fine grid: P(s < 5)
     grid = np.linspace(0, 10, 100001)[:-1] + 5e-5
     xs = df["x"].to_numpy()
@@ -208,12 +209,13 @@ def test_split_point_follows_equation_7():
     w = np.exp(eps_p * score / 2)
     p_below = w[grid < 5].sum() / w.sum()
     runs = 2000
-    s = np.array([dg._diffgen(prep, eps, 1, "max", np.random.default_rng(r)).splits["x"][0] for r in range(runs)])
+    s = np.array([dg.diffgen(df, ["x"], "class", tax, eps=eps, h=1, classes=CLS, rng=np.random.default_rng(r)).splits["x"][0]
+                  for r in range(runs)])
     assert np.all((s > 0) & (s < 10))
     assert abs(np.mean(s < 5) - p_below) < 4 * math.sqrt(p_below * (1 - p_below) / runs)
 
 
-def test_sparse_noise_has_the_dense_law(monkeypatch):
+def test_sparse_noise_has_the_dense_law():
     # same law of the number of released empty cells and of their counts
     key = np.zeros(50, dtype=np.int64)
     y = np.zeros(50, dtype=np.int64)
@@ -221,30 +223,30 @@ def test_sparse_noise_has_the_dense_law(monkeypatch):
     b = 1 / eps_half
     p = 0.5 * math.exp(-0.5 / b)
 
-    def stats():
+    def stats(dense_cells=dg.DENSE_CELLS):
         m, tot = [], []
         for s in range(40):
-            cells, counts = dg._noisy_counts(key, y, K, n_groups, eps_half, np.random.default_rng(s))
+            cells, counts = dg.noisy_counts(key, y, n_groups=n_groups, n_classes=K, eps=eps_half,
+                                            rng=np.random.default_rng(s), dense_cells=dense_cells)
             empty = cells != 0
             m.append(empty.sum())
             tot.append(counts[empty].mean())
         return np.mean(m), np.mean(tot)
 
     dense = stats()
-    monkeypatch.setattr(dg, "DENSE_CELLS", 10)
-    sparse = stats()
+    sparse = stats(dense_cells=10)
     expected = (n_groups * K - 1) * p
     sd = math.sqrt(expected * (1 - p) / 40)
     assert abs(dense[0] - expected) < 5 * sd and abs(sparse[0] - expected) < 5 * sd
     assert sparse[1] == pytest.approx(dense[1], rel=0.03)
-    cells, counts = dg._noisy_counts(key, y, K, n_groups, eps_half, np.random.default_rng(0))
+    cells, counts = dg.noisy_counts(key, y, n_groups=n_groups, n_classes=K, eps=eps_half, rng=0, dense_cells=10)
     assert len(np.unique(cells)) == len(cells) and (counts >= 1).all()
 
 
 def test_same_seed_same_release_and_generalize():
     df = _small_data()
-    a = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, 1.0, 4, classes=CLS, rng=7)
-    b = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, 1.0, 4, classes=CLS, rng=np.random.default_rng(7))
+    a = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1.0, h=4, classes=CLS, rng=7)
+    b = dg.diffgen(df, SMALL_PRED, "class", SMALL_TAX, eps=1.0, h=4, classes=CLS, rng=np.random.default_rng(7))
     assert a.history == b.history and np.array_equal(a.counts, b.counts)
     gen = a.generalize(df)
     for col in SMALL_PRED:
@@ -323,23 +325,6 @@ def test_tds_is_k_anonymous():
         assert len(rel.history) > 0 and len(rel.ledger) == 0 and rel.eps_spent == 0
 
 
-def test_specialize_shared_step():
-    # categorical: the node is replaced by its children, in place; numerical: the split point
-    # is inserted and the two intervals are returned in order
-    a = dg._Categorical("job", JOB)
-    cut = [0]
-    new, spec = dg._specialize(a, cut, 0, None, 1, 0.5)
-    assert [a.labels[c] for c in cut] == ["Professional", "Artist"] and new == cut
-    assert (spec.value, spec.children, spec.split, spec.score) == ("Any_Job", ("Professional", "Artist"), None, 0.5)
-    new, spec = dg._specialize(a, cut, cut[1], None, 2, 0.0)
-    assert [a.labels[c] for c in cut] == ["Professional", "Dancer", "Writer"]
-    x = dg._Numerical("age", 18, 65)
-    bounds = [18.0, 40.0, 65.0]
-    new, spec = dg._specialize(x, bounds, (40.0, 65.0), 50.0, 3, 2.0)
-    assert bounds == [18.0, 40.0, 50.0, 65.0] and new == [(40.0, 50.0), (50.0, 65.0)]
-    assert (spec.value, spec.children, spec.split) == ("[40-65)", ("[40-50)", "[50-65)"), 50.0)
-
-
 def test_tds_qid_releases_other_predictors_unchanged():
     df = _small_data(600, seed=5)
     rel = dg.tds(df, SMALL_PRED, "class", SMALL_TAX, k=20, qid=["age"])
@@ -366,15 +351,15 @@ def test_tds_qid_releases_other_predictors_unchanged():
 
 
 def test_tds_topn_qids_are_adult_predictors():
-    for n, q in dg.TDS_TOPN_QIDS.items():
-        assert len(q) == n and set(q) <= set(dg.ADULT_PREDICTORS)
+    for n, q in xdg.TDS_TOPN_QIDS.items():
+        assert len(q) == n and set(q) <= set(xdg.ADULT_PREDICTORS)
 
 
 def test_held_out_best_hand_worked():
     # run 0 is lucky at h = 8; the other runs peak at h = 6
     res = pd.DataFrame({"h": [4, 6, 8] * 3, "run": [0] * 3 + [1] * 3 + [2] * 3,
                         "ca": [0.70, 0.72, 0.90, 0.71, 0.75, 0.70, 0.69, 0.77, 0.71]})
-    out = dg.held_out_best(res)
+    out = xdg.held_out_best(res)
     # without run 0: means (0.70, 0.76, 0.705) -> h 6, run 0 there: 0.72
     # without run 1: (0.695, 0.745, 0.805) -> h 8, run 1: 0.70; without run 2: (0.705, 0.735, 0.80) -> 8: 0.71
     assert out["h"].tolist() == [6, 8, 8]
@@ -382,11 +367,11 @@ def test_held_out_best_hand_worked():
     naive = res.groupby("h")["ca"].mean().max()
     assert out["ca"].mean() < naive                          # the max of means is biased upwards here
     with pytest.raises(ValueError, match="at least 2 runs"):
-        dg.held_out_best(res[res["run"] == 0])
+        xdg.held_out_best(res[res["run"] == 0])
     with pytest.raises(ValueError, match="every"):
-        dg.held_out_best(res.drop(index=0))
+        xdg.held_out_best(res.drop(index=0))
     with pytest.raises(TypeError, match="DataFrame"):
-        dg.held_out_best([1, 2])
+        xdg.held_out_best([1, 2])
 
 
 # ---------------------------------------------------------------- accuracy, experiments
@@ -395,7 +380,7 @@ def test_accuracy_ba_la():
     train, test = df.iloc[:600], df.iloc[600:]
     la = dg.lower_bound_accuracy(train, test, "class")
     assert la == pytest.approx(np.mean(test["class"] == train["class"].mode()[0]))
-    ba = dg.baseline_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX)
+    ba = dg.raw_data_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX)
     rel = dg.diffgen(train, SMALL_PRED, "class", SMALL_TAX, eps=1e9, h=4, classes=CLS, rng=0)
     ca = dg.accuracy(rel, test)
     assert 0 <= la <= 1 and 0 <= ca <= 1
@@ -408,25 +393,25 @@ def test_sweep_same_results_for_one_or_two_workers():
     df = _small_data(500, seed=1)
     train, test = df.iloc[:350], df.iloc[350:]
     kw = dict(eps_values=[0.5, 1.0], h_values=[2, 3], utilities=("max", "infogain"), runs=2, rng=4, classes=CLS)
-    a = dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, workers=1, **kw)
-    b = dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, workers=2, **kw)
+    a = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, n_jobs=1, **kw)
+    b = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, n_jobs=2, **kw)
     pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
     assert len(a) == 2 * 2 * 2 * 2 and a["ca"].between(0, 1).all()
 
 
 def test_cross_validate_rows():
     df = _small_data(300, seed=3)
-    cv = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5, folds=3, rng=0, classes=CLS)
+    cv = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5, folds=3, rng=0, classes=CLS)
     assert cv.groupby("method").size().to_dict() == {"diffgen": 3, "tds": 3}
-    top = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, qid=["job"])
+    top = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, qid=["job"])
     assert top["method"].tolist() == ["tds"] * 3 and top["ca"].between(0, 1).all()
     with pytest.raises(ValueError, match="not predictors"):
-        dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, qid=["zip"])
+        xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, qid=["zip"])
 
 
 def test_blow_up():
     df = _small_data(50, seed=0)
-    big = dg.blow_up(df, 173, SMALL_PRED, rng=0)
+    big = xdg.blow_up(df, SMALL_PRED, n_records=173, rng=0)
     assert len(big) == 173
     pd.testing.assert_frame_equal(big.iloc[:50], df.reset_index(drop=True))
     for c in SMALL_PRED:
@@ -435,11 +420,11 @@ def test_blow_up():
 
 
 def test_adult_taxonomies():
-    tax = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS)
-    assert set(tax) == set(dg.ADULT_PREDICTORS)
+    tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
+    assert set(tax) == set(xdg.ADULT_PREDICTORS)
     assert tax["age"] == (15.0, 95.0) and tax["fnlwgt"] == (0.0, 1_500_000.0)
     with pytest.warns(PrivacyLeakWarning, match="domains"):
-        data_range = dg.adult_taxonomies()
+        data_range = xdg.adult_taxonomies()
     assert data_range["age"] == (17.0, 91.0)
     assert isinstance(tax["occupation"], Hierarchy)
     assert sum(isinstance(t, tuple) for t in tax.values()) == 6
@@ -449,11 +434,11 @@ def test_sweeps_progress_text_bar_and_bad_value(capsys):
     df = _small_data(200, seed=2)
     train, test = df.iloc[:150], df.iloc[150:]
     capsys.readouterr()
-    dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], runs=3, classes=CLS, rng=0, progress="text")
+    xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[2], runs=3, classes=CLS, rng=0, progress="text")
     assert capsys.readouterr().err.rstrip("\n").endswith("DiffGen sweep: 100%|####################| 3/3")
-    for call in (lambda: dg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, [1.0], [2], rng=0, classes=CLS, progress="yes"),
-                 lambda: dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, progress=2),
-                 lambda: dg.scalability(df, [300], SMALL_PRED, "class", SMALL_TAX, rng=0, classes=CLS, progress="no")):
+    for call in (lambda: xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[2], rng=0, classes=CLS, progress="yes"),
+                 lambda: xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, rng=0, progress=2),
+                 lambda: xdg.scalability(df, SMALL_PRED, "class", SMALL_TAX, sizes=[300], rng=0, classes=CLS, progress="no")):
         with pytest.raises(ValueError, match="progress: expected True, False or 'text'"):
             call()
 
@@ -462,11 +447,11 @@ def test_sweeps_progress_text_bar_and_bad_value(capsys):
 def test_rng_is_required_no_default_seed(table1):
     # a default seed made the noise of two neighbouring tables identical: the one changed
     # count showed through exactly; rng must now be given, keyword-only
-    for call in (lambda: dg.diffgen(table1, PRED, "class", TAX, 1.0, 2, classes=CLS),
-                 lambda: dg.blow_up(table1, 20, PRED),
-                 lambda: dg.sweep(table1, table1, PRED, "class", TAX, [1.0], [1], classes=CLS),
-                 lambda: dg.cross_validate(table1, PRED, "class", TAX, [1.0], 1, folds=2, classes=CLS),
-                 lambda: dg.scalability(table1, [16], PRED, "class", TAX, classes=CLS)):
+    for call in (lambda: dg.diffgen(table1, PRED, "class", TAX, eps=1.0, h=2, classes=CLS),
+                 lambda: xdg.blow_up(table1, PRED, n_records=20),
+                 lambda: xdg.sweep(table1, table1, PRED, "class", TAX, eps_values=[1.0], h_values=[1], classes=CLS),
+                 lambda: xdg.cross_validate(table1, PRED, "class", TAX, eps_values=[1.0], h=1, folds=2, classes=CLS),
+                 lambda: xdg.scalability(table1, PRED, "class", TAX, sizes=[16], classes=CLS)):
         with pytest.raises(TypeError, match="rng"):
             call()
     with pytest.raises(TypeError):
@@ -477,19 +462,19 @@ def test_class_domain_is_a_parameter_and_derived_domain_warns(table1):
     # a neighbour holding a unique class: the derived class domain tells the tables apart
     odd = pd.concat([table1, pd.DataFrame({"job": ["Dancer"], "age": [30], "class": ["Z"]})], ignore_index=True)
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        a = dg.diffgen(table1, PRED, "class", TAX, 1.0, 1, rng=0)
+        a = dg.diffgen(table1, PRED, "class", TAX, eps=1.0, h=1, rng=0)
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        b = dg.diffgen(odd, PRED, "class", TAX, 1.0, 1, rng=0)
+        b = dg.diffgen(odd, PRED, "class", TAX, eps=1.0, h=1, rng=0)
     assert a.classes != b.classes  # the leak the warning is about
     dom = ("N", "Y", "Z")
-    a = dg.diffgen(table1, PRED, "class", TAX, 1.0, 1, classes=dom, rng=0)
-    b = dg.diffgen(odd, PRED, "class", TAX, 1.0, 1, classes=dom, rng=0)
+    a = dg.diffgen(table1, PRED, "class", TAX, eps=1.0, h=1, classes=dom, rng=0)
+    b = dg.diffgen(odd, PRED, "class", TAX, eps=1.0, h=1, classes=dom, rng=0)
     assert a.classes == b.classes == dom and a.domain_cells == b.domain_cells
     with pytest.raises(ValueError, match=r"classes: class value\(s\) \['Z'\]"):
-        dg.diffgen(odd, PRED, "class", TAX, 1.0, 1, classes=CLS, rng=0)
+        dg.diffgen(odd, PRED, "class", TAX, eps=1.0, h=1, classes=CLS, rng=0)
     for bad, err in [("NY", TypeError), ([], ValueError), (["N", "N", "Y"], ValueError), (["N", None], ValueError)]:
         with pytest.raises(err, match="classes"):
-            dg.diffgen(table1, PRED, "class", TAX, 1.0, 1, classes=bad, rng=0)
+            dg.diffgen(table1, PRED, "class", TAX, eps=1.0, h=1, classes=bad, rng=0)
 
 
 def test_every_class_of_the_domain_gets_a_noisy_count(table1):
@@ -497,57 +482,57 @@ def test_every_class_of_the_domain_gets_a_noisy_count(table1):
     dom = ("N", "Y", "Z")
     released_z = 0
     for seed in range(20):
-        rel = dg.diffgen(table1, PRED, "class", TAX, 0.5, 2, classes=dom, rng=seed)
+        rel = dg.diffgen(table1, PRED, "class", TAX, eps=0.5, h=2, classes=dom, rng=seed)
         assert rel.domain_cells % 3 == 0
         released_z += int((rel.class_codes == 2).sum())
     assert released_z > 0
     # the dense noise covers every cell: group x class, class by class
     key = np.zeros(4, dtype=np.int64)
-    cells, counts = dg._noisy_counts(key, np.zeros(4, dtype=np.int64), 3, 1, 1e-3, np.random.default_rng(1))
+    cells, counts = dg.noisy_counts(key, np.zeros(4, dtype=np.int64), n_groups=1, n_classes=3, eps=1e-3, rng=1)
     assert set(cells.tolist()) <= {0, 1, 2} and len(cells) >= 1
 
 
 def test_sweep_and_cross_validate_warn_without_classes(table1):
     df = _small_data(200, seed=2)
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        dg.sweep(df.iloc[:150], df.iloc[150:], SMALL_PRED, "class", SMALL_TAX, [1.0], [1], runs=1, rng=0)
+        xdg.sweep(df.iloc[:150], df.iloc[150:], SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[1], runs=1, rng=0)
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, [1.0], 1, folds=2, rng=0)
+        xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=1, folds=2, rng=0)
     with pytest.warns(PrivacyLeakWarning, match="classes"):
-        dg.scalability(df, [250], SMALL_PRED, "class", SMALL_TAX, rng=0)
+        xdg.scalability(df, SMALL_PRED, "class", SMALL_TAX, sizes=[250], rng=0)
     # a test class outside the domain is an error, not a silent miss
     with pytest.raises(ValueError, match="test: class value"):
-        dg.sweep(df, df.assign(**{"class": "Q"}), SMALL_PRED, "class", SMALL_TAX, [1.0], [1], runs=1, rng=0,
+        xdg.sweep(df, df.assign(**{"class": "Q"}), SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[1], runs=1, rng=0,
                  classes=CLS)
 
 
 def test_public_numerical_domains(table1):
-    tax = dg.adult_taxonomies(["age", "sex"], domains={"age": (15, 95)})
+    tax = xdg.adult_taxonomies(["age", "sex"], domains={"age": (15, 95)})
     assert tax["age"] == (15.0, 95.0)
     with pytest.warns(PrivacyLeakWarning, match="domains"):
-        dg.adult_taxonomies(["age", "fnlwgt"], domains={"age": (15, 95)})
+        xdg.adult_taxonomies(["age", "fnlwgt"], domains={"age": (15, 95)})
     for bad, err in [({"age": (95, 15)}, ValueError), ({"age": 15}, TypeError), ({"sex": (0, 1)}, ValueError),
                      ({"age": (0, np.inf)}, ValueError), ([("age", (1, 2))], TypeError)]:
         with pytest.raises(err, match="domains"):
-            dg.adult_taxonomies(["age"], domains=bad)
+            xdg.adult_taxonomies(["age"], domains=bad)
     # the public domain covers every Adult value; a value outside it is an error naming taxonomies
     from privlib.data import ADULT_NUMERIC, load_adult
     adult = load_adult("all")
     for a in ADULT_NUMERIC:
-        lo, hi = dg.ADULT_DOMAINS[a]
+        lo, hi = xdg.ADULT_DOMAINS[a]
         assert lo <= adult[a].min() and adult[a].max() < hi
     out = adult.iloc[:50].assign(age=120)
     with pytest.raises(ValueError, match=r"outside its public domain \[15, 95\) given in taxonomies\['age'\]"):
-        dg.diffgen(out, dg.ADULT_PREDICTORS, "income", dg.adult_taxonomies(domains=dg.ADULT_DOMAINS), 1.0, 1,
-                   classes=dg.ADULT_CLASSES, rng=0)
+        dg.diffgen(out, xdg.ADULT_PREDICTORS, "income", xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS), eps=1.0, h=1,
+                   classes=xdg.ADULT_CLASSES, rng=0)
 
 
 @pytest.mark.parametrize("eps,h", [(0.1, 0), (1.0, 0), (0.25, 4), (1.0, 10), (2.0, 16)])
 def test_spent_plus_unspent_is_eps_on_full_adult(eps, h):
     from privlib.data import load_adult
     adult = load_adult("train")
-    tax = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS)
-    rel = dg.diffgen(adult, dg.ADULT_PREDICTORS, "income", tax, eps, h, classes=dg.ADULT_CLASSES, rng=h)
+    tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
+    rel = dg.diffgen(adult, xdg.ADULT_PREDICTORS, "income", tax, eps=eps, h=h, classes=xdg.ADULT_CLASSES, rng=h)
     assert rel.eps_spent <= eps * (1 + 1e-12)
     assert rel.eps_spent + rel.eps_unspent == pytest.approx(eps, rel=1e-12)
     n_split = sum(s.split is not None for s in rel.history)
@@ -561,9 +546,9 @@ def test_h_zero_categorical_only_identity_holds(table1):
     assert rel.eps_spent == pytest.approx(0.4)
     assert rel.eps_spent + rel.eps_unspent == pytest.approx(0.8)
     from privlib.data import ADULT_NUMERIC, load_adult
-    cat = [a for a in dg.ADULT_PREDICTORS if a not in ADULT_NUMERIC]
-    rel = dg.diffgen(load_adult("train"), cat, "income", dg.adult_taxonomies(cat), eps=1.0, h=0,
-                     classes=dg.ADULT_CLASSES, rng=0)
+    cat = [a for a in xdg.ADULT_PREDICTORS if a not in ADULT_NUMERIC]
+    rel = dg.diffgen(load_adult("train"), cat, "income", xdg.adult_taxonomies(cat), eps=1.0, h=0,
+                     classes=xdg.ADULT_CLASSES, rng=0)
     assert rel.eps_spent + rel.eps_unspent == pytest.approx(1.0)
 
 
@@ -581,15 +566,15 @@ def test_huge_h_fails_fast_naming_h():
     import time
     from privlib.data import load_adult
     adult = load_adult("train").iloc[:200]
-    tax = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS)
+    tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=r"h: expected an integer <= 1000"):
-        dg.diffgen(adult, dg.ADULT_PREDICTORS, "income", tax, 1.0, 10 ** 6, classes=dg.ADULT_CLASSES, rng=0)
+        dg.diffgen(adult, xdg.ADULT_PREDICTORS, "income", tax, eps=1.0, h=10 ** 6, classes=xdg.ADULT_CLASSES, rng=0)
     with pytest.raises(ValueError, match=r"h: after \d+ specializations the generalized domain"):
-        dg.diffgen(adult, dg.ADULT_PREDICTORS, "income", tax, 1.0, 1000, classes=dg.ADULT_CLASSES, rng=0)
+        dg.diffgen(adult, xdg.ADULT_PREDICTORS, "income", tax, eps=1.0, h=1000, classes=xdg.ADULT_CLASSES, rng=0)
     assert time.perf_counter() - t0 < 5
     with pytest.raises(TypeError, match="h"):
-        dg.diffgen(adult, dg.ADULT_PREDICTORS, "income", tax, 1.0, 2.5, classes=dg.ADULT_CLASSES, rng=0)
+        dg.diffgen(adult, xdg.ADULT_PREDICTORS, "income", tax, eps=1.0, h=2.5, classes=xdg.ADULT_CLASSES, rng=0)
 
 
 def test_interval_too_narrow_to_split_is_not_a_candidate():
@@ -597,19 +582,19 @@ def test_interval_too_narrow_to_split_is_not_a_candidate():
     lo = 0.0
     hi = np.nextafter(np.nextafter(lo, 1), 1)  # room for exactly one split point
     with pytest.raises(ValueError, match="h: no candidate left"):
-        dg.diffgen(df, ["x"], "class", {"x": (lo, hi)}, 1.0, 3, classes=["a", "b"], rng=0)
+        dg.diffgen(df, ["x"], "class", {"x": (lo, hi)}, eps=1.0, h=3, classes=["a", "b"], rng=0)
     with pytest.raises(ValueError, match="taxonomies"):
-        dg.diffgen(df, ["x"], "class", {"x": (lo, np.nextafter(lo, 1))}, 1.0, 1, classes=["a", "b"], rng=0)
+        dg.diffgen(df, ["x"], "class", {"x": (lo, np.nextafter(lo, 1))}, eps=1.0, h=1, classes=["a", "b"], rng=0)
 
 
 # ---------------------------------------------------------------- phase 2: source's trees, shared folds
 def test_adult_taxonomies_selects_the_hierarchy_set():
     from privlib.data import load_hierarchy
-    src = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS)              # default: the source's trees
-    book = dg.adult_taxonomies(domains=dg.ADULT_DOMAINS, hierarchy_set="book")
+    src = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)              # default: the source's trees
+    book = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS, hierarchy_set="book")
     for a in ("workclass", "education", "native_country", "race"):
-        assert src[a].leaves == load_hierarchy(a, "tkde2007").leaves
-        assert book[a].leaves == load_hierarchy(a, "book").leaves
+        assert src[a].leaves == load_hierarchy(a, hierarchy_set="tkde2007").leaves
+        assert book[a].leaves == load_hierarchy(a, hierarchy_set="book").leaves
     # the sets differ (e.g. race: White / Colored in Fung et al.; flat in the book's)
     assert src["race"].children(src["race"].root) != book["race"].children(book["race"].root)
     assert src["age"] == book["age"] == (15.0, 95.0)
@@ -617,31 +602,52 @@ def test_adult_taxonomies_selects_the_hierarchy_set():
 
 def test_adult_domains_are_the_shipped_public_domains():
     from privlib.data import adult_domains
-    assert adult_domains("tkde2007") == dg.ADULT_DOMAINS
+    assert adult_domains(hierarchy_set="tkde2007") == xdg.ADULT_DOMAINS
 
 
-def test_subset_equals_preparing_the_fold_from_scratch():
-    # cross_validate encodes the table once and slices it per fold: same count tables as
-    # preparing the fold's DataFrame from scratch (the previous implementation)
+def test_fold_preparation_equals_preparing_the_fold_from_scratch():
+    # cross_validate encodes the table once and slices it per fold: the same TDS releases and
+    # CA as running tds + accuracy on the fold's DataFrames (TDS is deterministic)
     df = _small_data(300, seed=5)
-    full = dg._prepare(df, SMALL_PRED, "class", SMALL_TAX, classes=CLS)
-    idx = np.sort(np.random.default_rng(1).choice(len(df), 200, replace=False))
-    a = dg._subset(full, idx)
-    b = dg._prepare(df.iloc[idx], SMALL_PRED, "class", SMALL_TAX, classes=CLS)
-    assert a.n == b.n and np.array_equal(a.y, b.y)
-    for xa, xb, ca, cb, va, vb in zip(a.raw, b.raw, a.cum, b.cum, a.vals, b.vals):
-        assert np.array_equal(xa, xb) and np.array_equal(ca, cb)
-        assert (va is None and vb is None) or np.array_equal(va, vb)
+    cv = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=5, folds=3, repeats=2, rng=4, classes=CLS)
+    parts = xdg.cv_folds(len(df), folds=3, repeats=2, rng=spawn(4, 2)[0])
+    for r in range(2):
+        for f in range(3):
+            tr = np.sort(np.concatenate([p for q, p in enumerate(parts[r]) if q != f]))
+            te = np.sort(parts[r][f])
+            rel = dg.tds(df.iloc[tr], SMALL_PRED, "class", SMALL_TAX, k=5)
+            got = cv.loc[(cv["repeat"] == r) & (cv["fold"] == f), "ca"].item()
+            assert got == dg.accuracy(rel, df.iloc[te])
+
+
+def test_cv_folds_partition_the_records():
+    parts = xdg.cv_folds(23, folds=4, repeats=3, rng=0)
+    assert len(parts) == 3 and all(len(p) == 4 for p in parts)
+    for p in parts:
+        assert sorted(np.concatenate(p).tolist()) == list(range(23))
+    assert not np.array_equal(parts[0][0], parts[1][0])
+    with pytest.raises(ValueError, match="folds"):
+        xdg.cv_folds(3, folds=4, rng=0)
+
+
+def test_cross_validate_same_results_for_one_or_two_workers():
+    df = _small_data(300, seed=6)
+    kw = dict(eps_values=[0.5, 1.0], h=3, k=5, folds=3, repeats=2, rng=9, classes=CLS,
+              tds={"job only": (10, ["job"])})
+    a = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, n_jobs=1, **kw)
+    b = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(a.drop(columns="seconds"), b.drop(columns="seconds"))
+    assert len(a) == (2 + 1 + 1) * 3 * 2
 
 
 def test_cross_validate_several_tds_setups_on_the_same_folds():
     df = _small_data(300, seed=3)
     kw = dict(folds=3, repeats=2, rng=0, classes=CLS)
-    cv = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, [1.0], 3, k=5,
+    cv = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5,
                            tds={"job only": (10, ["job"])}, **kw)
     assert cv.groupby("method").size().to_dict() == {"diffgen": 6, "tds": 6, "job only": 6}
-    alone = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=10, qid=["job"], **kw)
+    alone = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, k=10, qid=["job"], **kw)
     assert np.array_equal(cv.loc[cv["method"] == "job only", "ca"].to_numpy(), alone["ca"].to_numpy())
     # the DiffGen rows do not depend on the TDS set-ups nor on the number of workers
-    dgen = dg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, [1.0], 3, workers=2, **kw)
+    dgen = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, n_jobs=2, **kw)
     assert np.array_equal(cv.loc[cv["method"] == "diffgen", "ca"].to_numpy(), dgen["ca"].to_numpy())

@@ -5,10 +5,11 @@ import numpy as np
 import pytest
 
 from privlib.data import adult_hierarchies, load_adult, load_hierarchy
-from privlib.generalization import (KAnonymityReq, LDiversityReq, TClosenessReq, class_ids, discernibility, encode, evaluate,
-                                    generalize_table, generalize_to_cut, lattice, search)
+from privlib.generalization import (class_ids, discernibility, encode_lattice, evaluate_node, generalize_table,
+                                    generalize_to_cut, lattice, search)
 from privlib.hierarchy import Hierarchy, HierarchyError
 from privlib.models import k_anonymity, l_diversity, t_closeness
+from privlib.requirements import KAnonymity, LDiversity, TCloseness
 
 QI = ["age", "workclass", "education", "sex"]
 INCOME = ["<=50K", ">50K"]          # the order of the salary classes (the ordered distance needs one)
@@ -31,17 +32,17 @@ def occ():
 
 @pytest.fixture(scope="module")
 def enc(adult, hier, occ):
-    return encode(adult, QI, hier, ["occupation", "income"], {"occupation": occ.leaves, "income": INCOME})
+    return encode_lattice(adult, QI, hier, ["occupation", "income"], sa_domains={"occupation": occ.leaves, "income": INCOME})
 
 
 def _requirements(occ):
     return [
-        [KAnonymityReq(5)],
-        [LDiversityReq("occupation", 3, "distinct")],
-        [LDiversityReq("occupation", 3, "entropy")],
-        [LDiversityReq("occupation", 3, "recursive", c=3)],
-        [KAnonymityReq(5), TClosenessReq("occupation", 0.3, "hierarchical", occ),
-         TClosenessReq("income", 0.3, "ordered")],
+        [KAnonymity(5)],
+        [LDiversity(3, kind="distinct", sa="occupation")],
+        [LDiversity(3, kind="entropy", sa="occupation")],
+        [LDiversity(3, kind="recursive", c=3, sa="occupation")],
+        [KAnonymity(5), TCloseness(0.3, distance="hierarchical", hierarchy=occ, sa="occupation"),
+         TCloseness(0.3, distance="ordered", sa="income")],
     ]
 
 
@@ -65,18 +66,18 @@ def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, 
         L = nodes[idx]
         g = generalize_table(adult, hier, dict(zip(QI, L)))
         k = k_anonymity(g, QI)
-        res = evaluate(enc, L)
+        res = evaluate_node(enc, L)
         assert res["n_classes"] == k.n_classes
         assert res["dm"] == pytest.approx(discernibility(k.sizes))
-        assert evaluate(enc, L, [KAnonymityReq(5)])["satisfied"] == k.holds(5)
+        assert evaluate_node(enc, L, [KAnonymity(5)])["satisfied"] == k.holds(5)
         for kind, c in (("distinct", None), ("entropy", None), ("recursive", 3)):
-            ld = l_diversity(g, QI, "occupation", kind, c)
-            assert evaluate(enc, L, [LDiversityReq("occupation", 3, kind, c)])["satisfied"] == ld.holds(3)
-        to = t_closeness(g, QI, "occupation", "hierarchical", occ)
-        ti = t_closeness(g, QI, "income", "ordered", domain=INCOME)
+            ld = l_diversity(g, QI, "occupation", kind=kind, c=c)
+            assert evaluate_node(enc, L, [LDiversity(3, kind=kind, c=c, sa="occupation")])["satisfied"] == ld.holds(3)
+        to = t_closeness(g, QI, "occupation", distance="hierarchical", hierarchy=occ)
+        ti = t_closeness(g, QI, "income", distance="ordered", sa_values=INCOME)
         for t in (0.2, 0.3):
-            got = evaluate(enc, L, [TClosenessReq("occupation", t, "hierarchical", occ),
-                                    TClosenessReq("income", t, "ordered")])["satisfied"]
+            got = evaluate_node(enc, L, [TCloseness(t, distance="hierarchical", hierarchy=occ, sa="occupation"),
+                                    TCloseness(t, distance="ordered", sa="income")])["satisfied"]
             assert got == (to.holds(t) and ti.holds(t))
 
 
@@ -84,7 +85,7 @@ def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, 
 def test_search_equals_brute_force(enc, occ, i):
     reqs = _requirements(occ)[i]
     nodes = lattice(enc.heights)
-    full = {L: evaluate(enc, L, reqs) for L in nodes}
+    full = {L: evaluate_node(enc, L, reqs) for L in nodes}
     sat = {L for L, r in full.items() if r["satisfied"]}
     minimal = {L for L in sat if not any(
         L[:j] + (L[j] - 1,) + L[j + 1:] in sat for j in range(len(L)) if L[j] > 0)}
@@ -99,7 +100,7 @@ def test_search_equals_brute_force(enc, occ, i):
 def test_requirements_are_monotone_under_generalization(enc, occ, i):
     # the generalization property (slide "Properties of t-closeness") that the search relies on
     reqs = _requirements(occ)[i]
-    ok = {L: evaluate(enc, L, reqs)["satisfied"] for L in lattice(enc.heights)}
+    ok = {L: evaluate_node(enc, L, reqs)["satisfied"] for L in lattice(enc.heights)}
     for L, s in ok.items():
         if s:
             for j in range(len(L)):
@@ -108,7 +109,7 @@ def test_requirements_are_monotone_under_generalization(enc, occ, i):
 
 
 def test_unsatisfiable_requirement(enc):
-    res = search(enc, [KAnonymityReq(10_000)])
+    res = search(enc, [KAnonymity(10_000)])
     assert res.best is None and np.isnan(res.dm) and len(res.minimal) == 0
 
 
@@ -133,39 +134,39 @@ def test_generalize_to_cut_builds_table2():
 # ---------------------------------------------------------------- bad input
 def test_bad_requirements():
     with pytest.raises(ValueError, match="k: expected an integer >= 1, got 0"):
-        KAnonymityReq(0)
+        KAnonymity(0)
     with pytest.raises(ValueError, match="l: expected a number >= 1, got 0"):
-        LDiversityReq("occupation", 0)
+        LDiversity(0, sa="occupation")
     with pytest.raises(ValueError, match="c: expected a number > 0, got 0"):
-        LDiversityReq("occupation", 3, "recursive", c=0)
+        LDiversity(3, kind="recursive", c=0, sa="occupation")
     with pytest.raises(ValueError, match="c: recursive"):
-        LDiversityReq("occupation", 3, "recursive")
+        LDiversity(3, kind="recursive", sa="occupation")
     with pytest.raises(ValueError, match=r"t: expected a probability in \[0, 1\], got -0.1"):
-        TClosenessReq("income", -0.1)
+        TCloseness(-0.1, sa="income")
     with pytest.raises(ValueError, match="hierarchy: distance='hierarchical'"):
-        TClosenessReq("occupation", 0.2, "hierarchical")
+        TCloseness(0.2, distance="hierarchical", sa="occupation")
 
 
 def test_bad_encoding_inputs(adult, hier):
     with pytest.raises(ValueError, match=r"hierarchies: no hierarchy for the QI column\(s\) \['race'\]"):
-        encode(adult, QI + ["race"], hier)
+        encode_lattice(adult, QI + ["race"], hier)
     bad = adult.copy()
     bad.loc[0, "education"] = "Kindergarten"
     with pytest.raises(HierarchyError, match="'Kindergarten' of attribute 'education'"):
-        encode(bad, QI, hier)
+        encode_lattice(bad, QI, hier)
     with pytest.raises(ValueError, match="df: expected at least one row"):
-        encode(adult.iloc[:0], QI, hier)
+        encode_lattice(adult.iloc[:0], QI, hier)
 
 
 def test_bad_search_inputs(enc):
     with pytest.raises(ValueError, match="requirements: expected at least one"):
         search(enc, [])
     with pytest.raises(ValueError, match="sa: 'race' was not encoded"):
-        search(enc, [LDiversityReq("race", 2)])
+        search(enc, [LDiversity(2, sa="race")])
     with pytest.raises(ValueError, match="levels: expected one level per QI"):
-        evaluate(enc, (0, 0))
+        evaluate_node(enc, (0, 0))
     with pytest.raises(ValueError, match=r"levels: level of 'sex' must be in \[0, 1\], got 2"):
-        evaluate(enc, (0, 0, 0, 2))
+        evaluate_node(enc, (0, 0, 0, 2))
 
 
 @pytest.mark.parametrize("i", range(5))
@@ -179,7 +180,7 @@ def test_top_down_and_bottom_up_agree(enc, occ, i):
 
 def test_bad_direction(enc):
     with pytest.raises(ValueError, match="direction: expected one of"):
-        search(enc, [KAnonymityReq(2)], direction="sideways")
+        search(enc, [KAnonymity(2)], direction="sideways")
 
 
 def test_class_ids_match_evaluate(enc):
@@ -187,7 +188,7 @@ def test_class_ids_match_evaluate(enc):
     for L in [(0, 0, 0, 0), (2, 1, 1, 0), (4, 2, 3, 1)]:
         ids, nc = class_ids(enc, L)
         assert len(ids) == len(enc.rows) and ids.max() == nc - 1
-        assert nc == evaluate(enc, L)["n_classes"]
+        assert nc == evaluate_node(enc, L)["n_classes"]
 
 
 # ---------------------------------------------------------------------------- regressions
@@ -210,16 +211,16 @@ def _wide_table(pairs=8, n_qi=9, leaves=256):
 
 def test_group_key_does_not_overflow_with_9_qis_of_256_leaves():
     df, qi, h = _wide_table()
-    enc = encode(df, qi, h)
+    enc = encode_lattice(df, qi, h)
     assert np.prod([float(w[0]) for w in enc.widths]) >= 2.0 ** 63
     bottom = (0,) * 9
-    res = evaluate(enc, bottom, [KAnonymityReq(2)])
+    res = evaluate_node(enc, bottom, [KAnonymity(2)])
     assert res["n_classes"] == len(df) and not res["satisfied"]       # old code: 8 classes, 2-anonymous
     ids, nc = class_ids(enc, bottom)
     assert nc == len(df) and len(set(ids.tolist())) == len(df)
-    assert evaluate(enc, (1,) + (0,) * 8, [KAnonymityReq(2)])["satisfied"]
+    assert evaluate_node(enc, (1,) + (0,) * 8, [KAnonymity(2)])["satisfied"]
     for direction in ("bottom-up", "top-down"):
-        r = search(enc, [KAnonymityReq(2)], direction=direction)
+        r = search(enc, [KAnonymity(2)], direction=direction)
         assert set(r.minimal["levels"]) == {(1,) + (0,) * 8, (0,) + (1,) * 8}
         assert r.best == (1,) + (0,) * 8 and r.dm == 8 * 2 ** 2
     # agrees with privlib.models (pandas groupby) on the published table
@@ -227,31 +228,35 @@ def test_group_key_does_not_overflow_with_9_qis_of_256_leaves():
 
 
 def test_group_codes_matches_np_unique_past_the_bound():
-    from privlib.generalization import _group_codes
+    # through the public API: 10 QIs of 256 values each (mixed-radix key 256**10 > 2**62)
+    import pandas as pd
     rng = np.random.default_rng(7)
     codes = rng.integers(0, 256, size=(500, 10))
     codes[250:, 1:] = codes[:250, 1:]                 # rows that differ only in the first column
-    ids, nc, first = _group_codes(codes, [256] * 10)
-    uniq, ref = np.unique(codes, axis=0, return_inverse=True)
-    assert nc == len(uniq)
+    cols = [f"q{j}" for j in range(10)]
+    flat = Hierarchy.from_dict({"*": list(range(256))})
+    e = encode_lattice(pd.DataFrame(codes, columns=cols), cols, {c: flat for c in cols})
+    ids, nc = class_ids(e, (0,) * 10)
+    uniq, ref = np.unique(e.rows, axis=0, return_inverse=True)
+    assert nc == len(uniq) == len(np.unique(codes, axis=0))
     np.testing.assert_array_equal(ids, ref.ravel())
-    np.testing.assert_array_equal(codes[first], uniq)
+    np.testing.assert_array_equal(e.rows, uniq)
 
 
 def test_ordered_t_closeness_on_text_needs_an_explicit_order(adult, hier):
     with pytest.raises(ValueError, match=r"sa_domains: the ordered distance on 'income' needs an explicit order"):
-        search(encode(adult, QI, hier, ["income"]), [TClosenessReq("income", 0.3, "ordered")])
-    e = encode(adult, QI, hier, ["income"])
+        search(encode_lattice(adult, QI, hier, ["income"]), [TCloseness(0.3, distance="ordered", sa="income")])
+    e = encode_lattice(adult, QI, hier, ["income"])
     with pytest.raises(ValueError, match="sa_domains"):
-        evaluate(e, (0, 0, 0, 0), [TClosenessReq("income", 0.3, "ordered")])
+        evaluate_node(e, (0, 0, 0, 0), [TCloseness(0.3, distance="ordered", sa="income")])
     # an ordered categorical carries its order
     import pandas as pd
     cat = adult.assign(income=pd.Categorical(adult["income"], categories=INCOME, ordered=True))
-    ec = encode(cat, QI, hier, ["income"])
+    ec = encode_lattice(cat, QI, hier, ["income"])
     assert ec.sa_domain["income"] == tuple(INCOME)
-    assert evaluate(ec, (1, 1, 1, 1), [TClosenessReq("income", 0.3, "ordered")])["satisfied"] == \
-        evaluate(encode(adult, QI, hier, ["income"], {"income": INCOME}), (1, 1, 1, 1),
-                 [TClosenessReq("income", 0.3, "ordered")])["satisfied"]
+    assert evaluate_node(ec, (1, 1, 1, 1), [TCloseness(0.3, distance="ordered", sa="income")])["satisfied"] == \
+        evaluate_node(encode_lattice(adult, QI, hier, ["income"], sa_domains={"income": INCOME}), (1, 1, 1, 1),
+                 [TCloseness(0.3, distance="ordered", sa="income")])["satisfied"]
 
 
 def test_ordered_requirement_uses_the_given_order_not_the_spelling():
@@ -260,19 +265,19 @@ def test_ordered_requirement_uses_the_given_order_not_the_spelling():
     order = [f"{i}K" for i in range(3, 12)]
     df = pd.DataFrame({"g": [0, 0, 0, 1, 1, 1, 2, 2, 2], "salary": sal})
     h = {"g": Hierarchy.from_rows([[0, "*"], [1, "*"], [2, "*"]], name="g")}
-    e = encode(df, ["g"], h, ["salary"], {"salary": order})
-    num = encode(df.assign(salary=[int(s[:-1]) for s in sal]), ["g"], h, ["salary"])
+    e = encode_lattice(df, ["g"], h, ["salary"], sa_domains={"salary": order})
+    num = encode_lattice(df.assign(salary=[int(s[:-1]) for s in sal]), ["g"], h, ["salary"])
     # class {3K, 4K, 5K} is 0.375 from Q (slides); the text order would give another value
-    t_ok = TClosenessReq("salary", 0.375, "ordered")
-    t_bad = TClosenessReq("salary", 0.374, "ordered")
+    t_ok = TCloseness(0.375, distance="ordered", sa="salary")
+    t_bad = TCloseness(0.374, distance="ordered", sa="salary")
     for enc_ in (e, num):
-        assert evaluate(enc_, (0,), [t_ok])["satisfied"] and not evaluate(enc_, (0,), [t_bad])["satisfied"]
+        assert evaluate_node(enc_, (0,), [t_ok])["satisfied"] and not evaluate_node(enc_, (0,), [t_bad])["satisfied"]
 
 
 def test_hierarchical_requirement_needs_the_leaves_as_domain(adult, hier, occ):
-    e = encode(adult, QI, hier, ["occupation"])        # sorted domain, not the leaves' order
+    e = encode_lattice(adult, QI, hier, ["occupation"])        # sorted domain, not the leaves' order
     with pytest.raises(ValueError, match="hierarchy's leaves"):
-        search(e, [TClosenessReq("occupation", 0.3, "hierarchical", occ)])
+        search(e, [TCloseness(0.3, distance="hierarchical", hierarchy=occ, sa="occupation")])
 
 
 def test_generalize_table_column_without_hierarchy_is_a_clear_error(adult, hier):
@@ -283,27 +288,27 @@ def test_generalize_table_column_without_hierarchy_is_a_clear_error(adult, hier)
     with pytest.raises(ValueError, match=r"df: duplicated column name\(s\) \['age'\]"):
         generalize_table(dup, hier, {"age": 1})
     with pytest.raises(ValueError, match="duplicated"):
-        encode(dup, ["age"], hier)
+        encode_lattice(dup, ["age"], hier)
     with pytest.raises(TypeError, match="level"):
         generalize_table(adult, hier, {"age": 1.5})
 
 
 def test_fractional_levels_are_refused(enc):
     with pytest.raises(TypeError, match="levels"):
-        evaluate(enc, (0.5, 0, 0, 0))
+        evaluate_node(enc, (0.5, 0, 0, 0))
     with pytest.raises(TypeError, match="levels"):
         class_ids(enc, (1.5, 0, 0, 0))
 
 
 def test_t_outside_unit_interval_and_bad_requirements_are_refused(enc):
     with pytest.raises(ValueError, match=r"t: expected a probability in \[0, 1\], got 1.5"):
-        TClosenessReq("income", 1.5)
+        TCloseness(1.5, sa="income")
     with pytest.raises(TypeError, match="requirements"):
-        search(enc, KAnonymityReq(2))
+        search(enc, KAnonymity(2))
     with pytest.raises(TypeError, match="requirements"):
         search(enc, ["k=2"])
     with pytest.raises(TypeError, match="enc"):
-        search("not encoded", [KAnonymityReq(2)])
+        search("not encoded", [KAnonymity(2)])
     with pytest.raises(ValueError, match="heights"):
         lattice([10] * 7)
     with pytest.raises(ValueError, match="heights"):
@@ -319,3 +324,16 @@ def test_generalize_table_names_missing_values_as_models_do():
     h = Hierarchy.from_dict({"*": {"young": [1, 2], "old": [3, 4]}}, name="age")
     with pytest.raises(ValueError, match=r"missing values \(NaN\) in column\(s\) \['age'\]"):
         generalize_table(pd.DataFrame({"age": [1.0, np.nan]}), {"age": h}, {"age": 1})
+
+
+def test_requirements_without_sa_and_frequency_l_diversity(adult, hier, enc):
+    one = encode_lattice(adult, QI, hier, ["occupation"])
+    freq = search(one, [LDiversity(2, kind="frequency")], direction="top-down")
+    named = search(enc, [LDiversity(2, kind="frequency", sa="occupation")], direction="top-down")
+    assert freq.best == named.best and freq.dm == named.dm
+    for L in lattice(one.heights)[:40]:                 # agrees with privlib.models on the published table
+        table = generalize_table(adult, hier, dict(zip(QI, L)))
+        rep = l_diversity(table, QI, "occupation", kind="frequency")
+        assert evaluate_node(one, L, [LDiversity(2, kind="frequency")])["satisfied"] == rep.holds(2)
+    with pytest.raises(ValueError, match=r"sa: the requirement .* names no sensitive attribute and 2 are encoded"):
+        search(enc, [LDiversity(2)])

@@ -195,3 +195,27 @@ def test_ancestor_level_must_be_an_integer_in_range(fig1, level, exc):
 
 def test_ancestor_accepts_numpy_integers(fig1):
     assert fig1.ancestor("flu", np.int64(1)) == "Respiratory infection"
+
+
+def test_array_views_are_cached_and_match_the_tree():
+    h = Hierarchy.from_dict({"*": {"A": {"A1": ["a", "b"], "A2": ["c"]}, "B": ["d", "e"]}}, name="x")
+    v = h.preorder()
+    assert h.preorder() is v                                    # cached
+    assert v.nodes == ("*", "A", "A1", "a", "b", "A2", "c", "B", "d", "e")
+    assert v.leaves == ("a", "b", "c", "d", "e")
+    for i, node in enumerate(v.nodes):                          # leaf ranges are the subtrees' leaves
+        assert v.leaves[v.lo[i]:v.hi[i]] == h.leaves_under(node)
+        assert tuple(v.nodes[j] for j in v.children[i]) == h.children(node)
+    assert v.lo.dtype == np.int64 and v.hi.dtype == np.int64
+    lc = h.level_codes()
+    assert h.level_codes() is lc and len(lc) == h.height + 1
+    for level, (codes, width) in enumerate(lc):
+        anc = [h.ancestor(x, level) for x in h.leaves]
+        assert width == len(set(anc))
+        assert all((codes[i] == codes[j]) == (anc[i] == anc[j]) for i in range(5) for j in range(5))
+    mats = h.emd_matrices()
+    assert h.emd_matrices() is mats
+    A, C, w = mats
+    assert A.shape == (5, len(h.nodes)) and C.shape == (len(h.nodes), 5)
+    np.testing.assert_allclose(sorted(w), [1 / 3, 1 / 3, 1 / 3, 2 / 3, 1.0])
+    assert not any(k.startswith("_emd") for k in vars(h))       # nobody else writes on a Hierarchy

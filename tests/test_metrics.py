@@ -3,8 +3,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privlib.metrics import (Workload, baseline_accuracy, estimate_answers, median_relative_error, privacy_breach,
-                             range_workload, relative_errors, sweep, true_answers)
+from privlib.experiments.empirical_privacy import sweep
+from privlib.metrics import (Workload, estimate_answers, majority_accuracy, median_relative_error, privacy_breach,
+                             range_workload, relative_errors, true_answers)
 from privlib.partition import dp_kdtree, mondrian, qi_codes
 
 
@@ -28,7 +29,7 @@ def test_privacy_breach_hand_worked():
     assert br.beta == pytest.approx(0.8 / 0.6 - 1)
     assert privacy_breach(["a"] * 10, actual).beta == pytest.approx(0.0)   # the baseline itself
     assert privacy_breach(predicted, actual, rho=0.5).beta == pytest.approx(0.6)
-    assert baseline_accuracy(actual) == pytest.approx(0.6)
+    assert majority_accuracy(actual) == pytest.approx(0.6)
 
 
 def test_privacy_breach_bad_input():
@@ -43,7 +44,7 @@ def test_privacy_breach_bad_input():
 # ---------------------------------------------------------------- workload
 def test_range_workload_half_domain_nonzero_and_deterministic():
     df = toy()
-    wl = range_workload(df, ["x", "y", "z"], 300, rng=3)
+    wl = range_workload(df, ["x", "y", "z"], n=300, rng=3)
     assert wl.n_queries == 300
     widths = wl.upper - wl.lower + 1
     assert np.all(widths == [6, 3, 1])            # ceil(12/2), ceil(6/2), ceil(2/2)
@@ -53,7 +54,7 @@ def test_range_workload_half_domain_nonzero_and_deterministic():
     brute = np.array([((X >= lo) & (X <= hi)).all(axis=1).sum() for lo, hi in zip(wl.lower, wl.upper)])
     assert np.array_equal(brute, wl.answers)
     assert np.allclose(wl.selectivity, wl.answers / 500)
-    wl2 = range_workload(df, ["x", "y", "z"], 300, rng=np.random.default_rng(3))
+    wl2 = range_workload(df, ["x", "y", "z"], n=300, rng=np.random.default_rng(3))
     assert np.array_equal(wl.lower, wl2.lower)
 
 
@@ -69,11 +70,11 @@ def test_true_answers_prefix_equals_scan():
 def test_range_workload_bad_input():
     df = toy()
     with pytest.raises(ValueError, match=r"qi: unknown column\(s\) \['w'\]"):
-        range_workload(df, ["x", "w"], 10, rng=0)
+        range_workload(df, ["x", "w"], n=10, rng=0)
     with pytest.raises(TypeError, match="not orderable"):
-        range_workload(df, ["x", "s"], 10, rng=0)
+        range_workload(df, ["x", "s"], n=10, rng=0)
     with pytest.raises(ValueError, match="n: expected an integer >= 1, got 0"):
-        range_workload(df, ["x"], 0, rng=0)
+        range_workload(df, ["x"], n=0, rng=0)
 
 
 def test_workload_rejects_empty_and_zero_answers():
@@ -88,29 +89,29 @@ def test_workload_rejects_empty_and_zero_answers():
 def test_uniformity_estimate_hand_worked():
     # one QI 0..9, k = 5 over 10 records one per code: leaves [0,4] and [5,9] with 5 each
     df = pd.DataFrame({"x": np.arange(10), "s": list("ababababab")})
-    dec = mondrian(df, ["x"], "s", 5)
+    dec = mondrian(df, ["x"], "s", k=5)
     wl = Workload(("x",), np.array([[0], [3], [2]]), np.array([[4], [6], [2]]), np.array([5, 4, 1]), 10)
     # [0,4] -> 5 exactly; [3,6] covers 2/5 of each leaf -> 2 + 2 = 4; [2,2] -> 1
     assert np.allclose(estimate_answers(dec, wl), [5, 4, 1])
     assert median_relative_error(dec, wl) == pytest.approx(0.0, abs=1e-6)
     skew = pd.DataFrame({"x": [0] * 9 + [9], "s": list("ababababab")})
-    dec = mondrian(skew, ["x"], "s", 10, domain={"x": (0, 9)})          # root only: 10 records over 10 codes
+    dec = mondrian(skew, ["x"], "s", k=10, domain={"x": (0, 9)})          # root only: 10 records over 10 codes
     wl = Workload(("x",), np.array([[0], [0]]), np.array([[0], [4]]), np.array([9, 9]), 10)
     assert np.allclose(relative_errors(dec, wl), [abs(1 - 9) / 9, abs(5 - 9) / 9])
 
 
 def test_grid_and_overlap_methods_agree():
     df = toy(600, 2)
-    wl = range_workload(df, ["x", "y", "z"], 200, rng=1)
-    for dec in (mondrian(df, ["x", "y", "z"], "s", 7), dp_kdtree(df, ["x", "y", "z"], "s", 0.5, 5, rng=2, **TOY)):
-        a = estimate_answers(dec, wl, "grid")
-        b = estimate_answers(dec, wl, "overlap")
+    wl = range_workload(df, ["x", "y", "z"], n=200, rng=1)
+    for dec in (mondrian(df, ["x", "y", "z"], "s", k=7), dp_kdtree(df, ["x", "y", "z"], "s", eps=0.5, height=5, rng=2, **TOY)):
+        a = estimate_answers(dec, wl, method="grid")
+        b = estimate_answers(dec, wl, method="overlap")
         assert np.allclose(a, b, rtol=1e-5, atol=1e-6)
 
 
 def test_exact_release_has_zero_error_on_aligned_queries():
     df = toy(600, 2)
-    dec = mondrian(df, ["x", "y", "z"], "s", 1)
+    dec = mondrian(df, ["x", "y", "z"], "s", k=1)
     X = qi_codes(df, ["x", "y", "z"])
     L, U = dec.lower, dec.upper                         # a query per leaf box
     ans = true_answers(X, L, U)
@@ -118,15 +119,15 @@ def test_exact_release_has_zero_error_on_aligned_queries():
     wl = Workload(("x", "y", "z"), L[keep], U[keep], ans[keep], len(df))
     assert median_relative_error(dec, wl) == pytest.approx(0.0, abs=1e-6)
     # coarser partitions lose accuracy (the source's Figure 1(a))
-    wl = range_workload(df, ["x", "y", "z"], 300, rng=4)
-    errs = [median_relative_error(mondrian(df, ["x", "y", "z"], "s", k), wl) for k in (1, 20, 600)]
+    wl = range_workload(df, ["x", "y", "z"], n=300, rng=4)
+    errs = [median_relative_error(mondrian(df, ["x", "y", "z"], "s", k=k), wl) for k in (1, 20, 600)]
     assert errs[0] < errs[1] < errs[2]
 
 
 def test_relative_error_bad_input():
     df = toy()
-    dec = mondrian(df, ["x", "y"], "s", 5)
-    wl = range_workload(df, ["x"], 10, rng=0)
+    dec = mondrian(df, ["x", "y"], "s", k=5)
+    wl = range_workload(df, ["x"], n=10, rng=0)
     with pytest.raises(ValueError, match=r"workload: its quasi-identifiers \['x'\] differ"):
         median_relative_error(dec, wl)
     with pytest.raises(TypeError, match="workload: expected a privlib.metrics.Workload"):
@@ -134,15 +135,15 @@ def test_relative_error_bad_input():
 
 
 # ---------------------------------------------------------------- sweeps
-def test_sweep_independent_of_workers():
-    from privlib.metrics import Setup
+def test_sweep_independent_of_n_jobs():
+    from privlib.experiments.empirical_privacy import Setup
     df = toy(400, 6)
     setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], sa_values=TOY["sa_values"])
-    wl = range_workload(df, ["x", "y", "z"], 50, rng=0, domain=setup.domain)
+    wl = range_workload(df, ["x", "y", "z"], n=50, rng=0, domain=setup.domain)
     tasks = [("toy", "k", 4, 0, {}), ("toy", "eps", 0.5, 1, {"height": 4}), ("toy", "t", 0.3, 0, {}),
              ("toy", "l", 2, 0, {})]
-    one = sweep({"toy": setup}, {"toy": wl}, tasks, workers=1)
-    two = sweep({"toy": setup}, {"toy": wl}, tasks, workers=2)
+    one = sweep({"toy": setup}, {"toy": wl}, tasks, n_jobs=1)
+    two = sweep({"toy": setup}, {"toy": wl}, tasks, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
     assert list(one["model"]) == ["k", "eps", "t", "l"]
     with pytest.raises(ValueError, match=r"tasks: unknown setup key\(s\) \['other'\]"):
@@ -151,22 +152,22 @@ def test_sweep_independent_of_workers():
 
 # ---------------------------------------------------------------- setups of the source
 def test_industry_pay_class_hand_worked():
-    from privlib.metrics import industry_pay_class
+    from privlib.experiments.empirical_privacy import industry_pay_class
     # industries: 7 (share of >50K 0.0, 2 records), 3 (0.5, 4 records), 5 (1.0, 2 records)
     ind = [7, 7, 3, 3, 3, 3, 5, 5]
     inc = ["- 50000", "- 50000", "50000+", "- 50000", "50000+", "- 50000", "50000+", "50000+"]
     # cumulative mass midpoints 0.125, 0.5, 0.875 -> with 2 classes: 0, 1, 1
-    assert industry_pay_class(ind, inc, 2).tolist() == [0, 0, 1, 1, 1, 1, 1, 1]
-    assert industry_pay_class(ind, inc, 4).tolist() == [0, 0, 2, 2, 2, 2, 3, 3]
+    assert industry_pay_class(ind, inc, n_classes=2).tolist() == [0, 0, 1, 1, 1, 1, 1, 1]
+    assert industry_pay_class(ind, inc, n_classes=4).tolist() == [0, 0, 2, 2, 2, 2, 3, 3]
 
 
 def test_adult_and_census_setups():
-    from privlib.metrics import adult_setup, census_setup
+    from privlib.experiments.empirical_privacy import adult_setup, census_setup
     a = adult_setup()
     assert a.n == 30162 and a.qi == ("workclass", "education", "sex", "hours_per_week", "income")
     edu = a.orders["education"]
     assert edu[0] == "Preschool" and edu[-1] == "Doctorate" and len(edu) == 16
-    assert baseline_accuracy(a.df[a.sa]) == pytest.approx(4038 / 30162)
+    assert majority_accuracy(a.df[a.sa]) == pytest.approx(4038 / 30162)
     c = census_setup()
     assert c.n == 49627 and c.df["salary_class"].nunique() == 10
     assert all(np.issubdtype(c.df[q].dtype, np.integer) for q in c.qi)
@@ -180,7 +181,7 @@ def test_leaf_counts_clip_and_match_total_hand_worked():
     import dataclasses
     from privlib.metrics import leaf_counts
     df = pd.DataFrame({"x": np.arange(10), "s": list("ababababab")})
-    dec = mondrian(df, ["x"], "s", 5)                                   # leaves [0,4], [5,9]
+    dec = mondrian(df, ["x"], "s", k=5)                                   # leaves [0,4], [5,9]
     noisy = dataclasses.replace(dec, histograms=np.array([[4.0, -2.0], [-1.0, 3.0]]))
     assert np.allclose(leaf_counts(noisy), [2.0, 2.0])                  # as released (sum 4)
     assert np.allclose(leaf_counts(noisy, clip_negative=True), [4.0, 3.0])
@@ -197,7 +198,7 @@ def test_leaf_counts_clip_and_match_total_hand_worked():
     assert np.allclose(estimate_answers(noisy, wl, clip_negative=True), [0.4 * 4 + 0.4 * 3])
     assert np.allclose(relative_errors(noisy, wl, clip_negative=True), [abs(2.8 - 4) / 4])
     # exact (syntactic) histograms: the options change nothing
-    wl = range_workload(df, ["x"], 20, rng=0)
+    wl = range_workload(df, ["x"], n=20, rng=0)
     for kw in ({}, {"clip_negative": True}, {"clip_negative": True, "match_total": True}):
         assert median_relative_error(dec, wl, **kw) == pytest.approx(median_relative_error(dec, wl))
 
@@ -205,12 +206,12 @@ def test_leaf_counts_clip_and_match_total_hand_worked():
 def test_clipping_biases_small_eps_answers_upwards():
     from privlib.metrics import leaf_counts
     df = toy(600, 3)
-    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.05, 5, rng=1, **TOY)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", eps=0.05, height=5, rng=1, **TOY)
     raw, clipped = leaf_counts(dec), leaf_counts(dec, clip_negative=True)
     assert np.all(clipped >= raw - 1e-12) and clipped.sum() > raw.sum()
     rescaled = leaf_counts(dec, clip_negative=True, match_total=True)
     assert rescaled.sum() == pytest.approx(max(dec.histograms.sum(), 0.0)) and np.all(rescaled >= 0)
-    wl = range_workload(df, ["x", "y", "z"], 200, rng=2)
+    wl = range_workload(df, ["x", "y", "z"], n=200, rng=2)
     a = estimate_answers(dec, wl, clip_negative=True, method="grid")
     b = estimate_answers(dec, wl, clip_negative=True, method="overlap")
     assert np.allclose(a, b, rtol=1e-5, atol=1e-6)
@@ -218,7 +219,7 @@ def test_clipping_biases_small_eps_answers_upwards():
 
 def test_leaf_counts_bad_input():
     from privlib.metrics import leaf_counts
-    dec = mondrian(toy(), ["x", "y"], "s", 5)
+    dec = mondrian(toy(), ["x", "y"], "s", k=5)
     with pytest.raises(ValueError, match="match_total: rescaling to the noisy total needs clip_negative=True"):
         leaf_counts(dec, match_total=True)
     with pytest.raises(TypeError, match="clip_negative, match_total: expected bools"):
@@ -229,12 +230,12 @@ def test_leaf_counts_bad_input():
 
 # ---------------------------------------------------------------- readings of the workload (round 2)
 def test_query_readings_half_matches_box_answers_and_widths():
-    from privlib.metrics import QUERY_READINGS, query_readings
+    from privlib.experiments.empirical_privacy import QUERY_READINGS, query_readings
     df = toy(800, 5)
     qi = ["x", "y", "z"]
     X = qi_codes(df, qi)
     for reading in QUERY_READINGS:
-        q = query_readings(df, qi, 150, rng=3, reading=reading)
+        q = query_readings(df, qi, n=150, rng=3, reading=reading)
         assert q.answers.shape == (150,) and np.all(q.answers > 0)
         # each condition is an interval of codes; the scan of that box gives the same answer
         L = np.column_stack([M.argmax(axis=1) for M in q.members]) + X.min(axis=0)
@@ -256,16 +257,16 @@ def test_query_readings_half_matches_box_answers_and_widths():
     skew = pd.DataFrame({"x": np.minimum(np.random.default_rng(0).geometric(0.3, 800) - 1, 19),
                          "y": np.arange(800) % 20})
     skew.loc[0, "x"] = 19
-    dense = np.median(query_readings(skew, ["x", "y"], 300, rng=1, reading="around_record").selectivity)
-    plain = np.median(query_readings(skew, ["x", "y"], 300, rng=1, reading="half").selectivity)
+    dense = np.median(query_readings(skew, ["x", "y"], n=300, rng=1, reading="around_record").selectivity)
+    plain = np.median(query_readings(skew, ["x", "y"], n=300, rng=1, reading="half").selectivity)
     assert dense > 2 * plain
 
 
 def test_query_readings_value_subsets_and_determinism():
-    from privlib.metrics import query_readings
+    from privlib.experiments.empirical_privacy import query_readings
     df = toy(800, 7)
     qi = ["x", "y", "z"]
-    q = query_readings(df, qi, 200, rng=4, subsets=["x"])
+    q = query_readings(df, qi, n=200, rng=4, subsets=["x"])
     assert np.all(q.members[0].sum(axis=1) == 6)                     # half of the 12 values present
     # an independent count: a direct scan of the records
     X = qi_codes(df, qi) - qi_codes(df, qi).min(axis=0)
@@ -273,7 +274,7 @@ def test_query_readings_value_subsets_and_determinism():
     for j, M in enumerate(q.members):
         inside &= M[:, X[:, j]]
     assert np.array_equal(q.answers, inside.sum(axis=1))
-    again = query_readings(df, qi, 200, rng=4, subsets=["x"])
+    again = query_readings(df, qi, n=200, rng=4, subsets=["x"])
     assert np.array_equal(q.answers, again.answers)
     assert np.allclose(q.selectivity, q.answers / 800)
     with pytest.raises(ValueError, match="to_workload: the reading 'half' with value subsets has no box"):
@@ -281,25 +282,25 @@ def test_query_readings_value_subsets_and_determinism():
 
 
 def test_query_readings_bad_input():
-    from privlib.metrics import query_readings
+    from privlib.experiments.empirical_privacy import query_readings
     df = toy()
     with pytest.raises(ValueError, match="reading"):
-        query_readings(df, ["x"], 10, rng=0, reading="quarter")
+        query_readings(df, ["x"], n=10, rng=0, reading="quarter")
     with pytest.raises(ValueError, match=r"subsets: expected quasi-identifiers among \['x'\]"):
-        query_readings(df, ["x"], 10, rng=0, subsets=["y"])
+        query_readings(df, ["x"], n=10, rng=0, subsets=["y"])
     with pytest.raises(ValueError, match="n"):
-        query_readings(df, ["x"], 0, rng=0)
+        query_readings(df, ["x"], n=0, rng=0)
     with pytest.raises(TypeError, match="df: expected a pandas DataFrame"):
-        query_readings([[1]], ["x"], 10, rng=0)
+        query_readings([[1]], ["x"], n=10, rng=0)
 
 
 def test_evaluate_alpha_variants_match_median_relative_error():
-    from privlib.metrics import Setup, evaluate
+    from privlib.experiments.empirical_privacy import Setup, evaluate
     df = toy(500, 8)
     setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], {}, "equal", TOY["sa_values"])
-    wl = range_workload(df, ["x", "y", "z"], 150, rng=1, domain=setup.domain)
+    wl = range_workload(df, ["x", "y", "z"], n=150, rng=1, domain=setup.domain)
     row = evaluate(setup, wl, "eps", 0.1, rng=3, height=4, alpha_variants=True)
-    dec = dp_kdtree(df, ["x", "y", "z"], "s", 0.1, 4, rng=3, **TOY)
+    dec = dp_kdtree(df, ["x", "y", "z"], "s", eps=0.1, height=4, rng=3, **TOY)
     assert row["alpha"] == pytest.approx(median_relative_error(dec, wl))
     assert row["alpha_clipped"] == pytest.approx(median_relative_error(dec, wl, clip_negative=True), rel=1e-5)
     assert row["alpha_clipped_total"] == pytest.approx(
@@ -312,12 +313,13 @@ def test_evaluate_second_classifier_and_t_columns():
     and defaults to the source's splitting rule."""
     from privlib.attacks import leaf_majority
     from privlib.closeness import emd_equal
-    from privlib.metrics import Setup, build, evaluate, privacy_breach
+    from privlib.experiments.empirical_privacy import Setup, build, evaluate
+    from privlib.metrics import privacy_breach
     df = toy(500, 8)
     setup = Setup("toy", df, ("x", "y", "z"), "s", TOY["domain"], {}, "equal", TOY["sa_values"])
-    wl = range_workload(df, ["x", "y", "z"], 150, rng=1, domain=setup.domain)
+    wl = range_workload(df, ["x", "y", "z"], n=150, rng=1, domain=setup.domain)
     row = evaluate(setup, wl, "k", 5, rng=0, second_classifier=True)
-    dec = mondrian(df, ["x", "y", "z"], "s", 5, **TOY)
+    dec = mondrian(df, ["x", "y", "z"], "s", k=5, **TOY)
     assert row["accuracy_majority"] == pytest.approx(privacy_breach(leaf_majority(dec, df)).accuracy)
     assert "second_classifier" not in row and "accuracy_majority" not in evaluate(setup, wl, "k", 5, rng=0)
     for rule in ("source", "strict"):

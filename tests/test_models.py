@@ -57,50 +57,50 @@ def test_table2_is_3_anonymous_but_not_diverse(table2):
 
 def test_table4_is_3_diverse(table4):
     assert l_diversity(table4, QI, "disease").l == 3
-    e = l_diversity(table4, QI, "disease", "entropy")
+    e = l_diversity(table4, QI, "disease", kind="entropy")
     # class (476**, 3*) has bronchitis, pneumonia, stomach cancer: three distinct -> exp(H) = 3
     assert e.l == pytest.approx(3.0) and e.holds(3)
-    r = l_diversity(table4, QI, "disease", "recursive", c=2)
+    r = l_diversity(table4, QI, "disease", kind="recursive", c=2)
     assert r.l == 3
 
 
 def test_table5_closeness_salary_and_disease(table5, disease):
-    ts = t_closeness(table5, QI, "salary", "ordered")
+    ts = t_closeness(table5, QI, "salary", distance="ordered")
     assert ts.t == pytest.approx(1 / 6)                                   # slides: 0.167
     assert sorted(ts.per_class.to_numpy()) == pytest.approx([1 / 12, 1 / 6, 1 / 6])
-    td = t_closeness(table5, QI, "disease", "hierarchical", disease)
+    td = t_closeness(table5, QI, "disease", distance="hierarchical", hierarchy=disease)
     assert td.t == pytest.approx(8 / 27)                                  # slides say 0.278 (see chapter)
     assert sorted(td.per_class.to_numpy()) == pytest.approx([5 / 27, 7 / 27, 8 / 27])
     U = {v: 1 / 6 for v in table5["disease"].unique()}
-    tu = t_closeness(table5, QI, "disease", "hierarchical", disease, q=U)
+    tu = t_closeness(table5, QI, "disease", distance="hierarchical", hierarchy=disease, q=U)
     assert tu.per_class.to_numpy() == pytest.approx([5 / 18] * 3)       # the slides' 0.278
     assert td.holds(0.3) and not td.holds(0.28)
 
 
 def test_t_closeness_matches_linear_program_per_class(table5, disease):
-    td = t_closeness(table5, QI, "disease", "hierarchical", disease)
+    td = t_closeness(table5, QI, "disease", distance="hierarchical", hierarchy=disease)
     G = disease.distance_matrix()
-    _, counts, dom = class_counts(table5, QI, "disease", disease.leaves)
+    _, counts, dom = class_counts(table5, QI, "disease", sa_values=disease.leaves)
     C = counts.toarray()
     for i, row in enumerate(C):
         assert td.per_class.iloc[i] == pytest.approx(emd(row / row.sum(), td.q.to_numpy(), G), abs=1e-9)
 
 
 def test_equal_distance_and_domain(table4):
-    te = t_closeness(table4, QI, "disease", "equal")
+    te = t_closeness(table4, QI, "disease", distance="equal")
     assert te.per_class.loc[("476**", "2*")] == pytest.approx(4 / 9)     # all mass on 3 of 6 values
     # an explicit, larger ordered domain changes the normaliser m - 1
-    to = t_closeness(table4, QI, "salary", "ordered", domain=range(3, 12))
+    to = t_closeness(table4, QI, "salary", distance="ordered", sa_values=range(3, 12))
     assert to.t == pytest.approx(3 / 8)
-    to2 = t_closeness(table4, QI, "salary", "ordered", domain=range(0, 12))
+    to2 = t_closeness(table4, QI, "salary", distance="ordered", sa_values=range(0, 12))
     assert to2.t == pytest.approx(3 / 8 * 8 / 11)
 
 
 def test_entropy_and_recursive_against_brute_force():
     rng = np.random.default_rng(0)
     df = pd.DataFrame({"g": rng.integers(0, 40, 600), "s": rng.integers(0, 6, 600)})
-    ent = l_diversity(df, ["g"], "s", "entropy").per_class
-    rec = l_diversity(df, ["g"], "s", "recursive", c=1.5).per_class
+    ent = l_diversity(df, ["g"], "s", kind="entropy").per_class
+    rec = l_diversity(df, ["g"], "s", kind="recursive", c=1.5).per_class
     for g, sub in df.groupby("g"):
         p = sub["s"].value_counts(normalize=True).to_numpy()
         assert ent.loc[g] == pytest.approx(np.exp(-(p * np.log(p)).sum()))
@@ -114,8 +114,8 @@ def test_entropy_and_recursive_against_brute_force():
 
 def test_recursive_can_fail_even_for_l_1():
     counts = np.array([[5.0, 0.0]])
-    assert l_diversity_counts(counts, "recursive", c=0.5)[0] == 0
-    assert l_diversity_counts(counts, "recursive", c=2.0)[0] == 1
+    assert l_diversity_counts(counts, kind="recursive", c=0.5)[0] == 0
+    assert l_diversity_counts(counts, kind="recursive", c=2.0)[0] == 1
 
 
 def test_posteriors_of_the_attacks(table2):
@@ -123,16 +123,16 @@ def test_posteriors_of_the_attacks(table2):
     assert bob.to_dict() == {"heart disease": 1.0}
     carl = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "3*"})
     assert carl["cancer"] == pytest.approx(2 / 3)
-    carl_bk = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "3*"}, {"heart disease": 0.1})
+    carl_bk = sensitive_posterior(table2, QI, "disease", {"zip": "476**", "age": "3*"}, knowledge={"heart disease": 0.1})
     assert carl_bk["cancer"] == pytest.approx(2 / 2.1)
 
 
 def test_merging_classes_never_increases_t_beyond_the_max():
     rng = np.random.default_rng(2)
     df = pd.DataFrame({"a": rng.integers(0, 20, 2000), "s": rng.integers(0, 8, 2000)})
-    fine = t_closeness(df, ["a"], "s", "ordered")
+    fine = t_closeness(df, ["a"], "s", distance="ordered")
     df["b"] = df["a"] // 4                      # a generalization: merge groups of 4 classes
-    coarse = t_closeness(df, ["b"], "s", "ordered")
+    coarse = t_closeness(df, ["b"], "s", distance="ordered")
     assert coarse.t <= fine.t + 1e-12
 
 
@@ -142,7 +142,7 @@ def test_vectorised_100000_classes_over_1000_values():
     df = pd.DataFrame({"c": np.concatenate([np.arange(nc), rng.integers(0, nc, n - nc)]),
                        "s": rng.integers(0, m, n)})
     t0 = time.perf_counter()
-    res = t_closeness(df, ["c"], "s", "ordered")
+    res = t_closeness(df, ["c"], "s", distance="ordered")
     elapsed = time.perf_counter() - t0
     assert len(res.per_class) == nc
     assert elapsed < 20  # a loop over classes in Python would take minutes
@@ -168,18 +168,18 @@ def test_sparse_closed_forms_equal_the_dense_ones(m):
     q[min(1, m - 1)] = 0.0
     q /= q.sum()
     P = counts / counts.sum(axis=1, keepdims=True)
-    np.testing.assert_allclose(t_closeness_counts(sparse.csr_matrix(counts), q, "ordered"), emd_ordered(P, q),
+    np.testing.assert_allclose(t_closeness_counts(sparse.csr_matrix(counts), q, distance="ordered"), emd_ordered(P, q),
                                atol=1e-12)
-    np.testing.assert_allclose(t_closeness_counts(counts, q, "equal"), emd_equal(P, q), atol=1e-12)
+    np.testing.assert_allclose(t_closeness_counts(counts, q, distance="equal"), emd_equal(P, q), atol=1e-12)
 
 
 # ---------------------------------------------------------------- bad input
 def test_empty_equivalence_class_is_refused():
     counts = np.array([[1.0, 2.0], [0.0, 0.0]])
     with pytest.raises(ValueError, match="equivalence class 1 is empty"):
-        t_closeness_counts(counts, [0.5, 0.5], "equal")
+        t_closeness_counts(counts, [0.5, 0.5], distance="equal")
     with pytest.raises(ValueError, match="equivalence class 1 is empty"):
-        l_diversity_counts(sparse.csr_matrix(counts), "distinct")
+        l_diversity_counts(sparse.csr_matrix(counts), kind="distinct")
 
 
 def test_empty_table_is_refused(table2):
@@ -189,11 +189,11 @@ def test_empty_table_is_refused(table2):
 
 def test_c_must_be_positive(table4):
     with pytest.raises(ValueError, match="c: expected a number > 0, got 0"):
-        l_diversity(table4, QI, "disease", "recursive", c=0)
+        l_diversity(table4, QI, "disease", kind="recursive", c=0)
     with pytest.raises(ValueError, match="c: expected a number > 0, got -1"):
-        l_diversity(table4, QI, "disease", "recursive", c=-1)
+        l_diversity(table4, QI, "disease", kind="recursive", c=-1)
     with pytest.raises(ValueError, match="c: recursive .* needs a constant"):
-        l_diversity(table4, QI, "disease", "recursive")
+        l_diversity(table4, QI, "disease", kind="recursive")
 
 
 def test_l_must_be_at_least_one(table4):
@@ -206,20 +206,20 @@ def test_l_must_be_at_least_one(table4):
 
 def test_unknown_kind_distance_and_columns(table4, disease):
     with pytest.raises(ValueError, match="kind: expected one of"):
-        l_diversity(table4, QI, "disease", "probabilistic")
+        l_diversity(table4, QI, "disease", kind="probabilistic")
     with pytest.raises(ValueError, match="distance: expected one of"):
-        t_closeness(table4, QI, "disease", "euclid")
+        t_closeness(table4, QI, "disease", distance="euclid")
     with pytest.raises(ValueError, match="qi: unknown column"):
         k_anonymity(table4, ["zipcode"])
     with pytest.raises(ValueError, match="hierarchy: distance='hierarchical' needs"):
-        t_closeness(table4, QI, "disease", "hierarchical")
+        t_closeness(table4, QI, "disease", distance="hierarchical")
 
 
 def test_value_missing_from_hierarchy_is_refused(table4, disease):
     t = table4.copy()
     t.loc[0, "disease"] = "measles"
     with pytest.raises(ValueError, match="'measles' of attribute 'disease'"):
-        t_closeness(t, QI, "disease", "hierarchical", disease)
+        t_closeness(t, QI, "disease", distance="hierarchical", hierarchy=disease)
 
 
 def test_bad_reference_distribution(table4):
@@ -228,7 +228,7 @@ def test_bad_reference_distribution(table4):
     with pytest.raises(ValueError, match="q: value.*measles"):
         t_closeness(table4, QI, "disease", q={"measles": 1.0})
     with pytest.raises(ValueError, match="sa: value"):
-        t_closeness(table4, QI, "salary", "ordered", domain=[3, 4, 5])
+        t_closeness(table4, QI, "salary", distance="ordered", sa_values=[3, 4, 5])
 
 
 def test_nan_in_qi_is_refused(table4):
@@ -258,27 +258,27 @@ def _table4_text():
 
 def test_ordered_distance_on_text_needs_an_explicit_order():
     t4 = _table4_text()
-    with pytest.raises(ValueError, match=r"domain: the ordered distance on the non-numeric column 'salary'"):
-        t_closeness(t4, QI, "salary", "ordered")       # old code: sorted '10K' < '11K' < '3K' ...
-    given = t_closeness(t4, QI, "salary", "ordered", domain=SAL_ORDER)
-    numeric = t_closeness(t4.assign(salary=t4["salary"].str[:-1].astype(int)), QI, "salary", "ordered")
+    with pytest.raises(ValueError, match=r"sa_values: the ordered distance on the non-numeric column 'salary'"):
+        t_closeness(t4, QI, "salary", distance="ordered")       # old code: sorted '10K' < '11K' < '3K' ...
+    given = t_closeness(t4, QI, "salary", distance="ordered", sa_values=SAL_ORDER)
+    numeric = t_closeness(t4.assign(salary=t4["salary"].str[:-1].astype(int)), QI, "salary", distance="ordered")
     np.testing.assert_allclose(given.per_class.to_numpy(), numeric.per_class.to_numpy(), atol=1e-12)
     assert given.per_class[("476**", "2*")] == pytest.approx(3 / 8)      # slide: 27/72
     assert given.per_class[("4790*", ">=40")] == pytest.approx(1 / 6)      # slide: 12/72
     cat = t4.assign(salary=pd.Categorical(t4["salary"], categories=SAL_ORDER, ordered=True))
-    np.testing.assert_allclose(t_closeness(cat, QI, "salary", "ordered").per_class.to_numpy(),
+    np.testing.assert_allclose(t_closeness(cat, QI, "salary", distance="ordered").per_class.to_numpy(),
                                numeric.per_class.to_numpy(), atol=1e-12)
     # the equal distance needs no order
-    assert t_closeness(t4, QI, "salary", "equal").t == pytest.approx(2 / 3)
+    assert t_closeness(t4, QI, "salary", distance="equal").t == pytest.approx(2 / 3)
 
 
 def test_domain_with_the_hierarchical_distance_is_refused(table4, disease):
-    with pytest.raises(ValueError, match="domain: the hierarchical distance"):
-        t_closeness(table4, QI, "disease", "hierarchical", disease, domain=disease.leaves)
+    with pytest.raises(ValueError, match="sa_values: the hierarchical distance"):
+        t_closeness(table4, QI, "disease", distance="hierarchical", hierarchy=disease, sa_values=disease.leaves)
 
 
 def test_t_outside_unit_interval_is_refused(table4):
-    res = t_closeness(table4, QI, "disease", "equal")
+    res = t_closeness(table4, QI, "disease", distance="equal")
     for bad in (-0.1, 1.5, float("nan")):
         with pytest.raises(ValueError, match="t: expected a probability"):
             res.holds(bad)
@@ -297,7 +297,7 @@ def test_posterior_refuses_nan_weights_and_nan_sensitive_values(table2):
 
 def test_counts_with_nan_are_refused():
     with pytest.raises(ValueError, match="counts: expected finite counts"):
-        l_diversity_counts(np.array([[1.0, np.nan], [2.0, 1.0]]), "entropy")
+        l_diversity_counts(np.array([[1.0, np.nan], [2.0, 1.0]]), kind="entropy")
     with pytest.raises(ValueError, match="counts: expected finite counts"):
         t_closeness_counts(np.array([[1.0, np.inf]]), [0.5, 0.5])
 
@@ -314,8 +314,119 @@ def test_reference_distribution_as_a_series_is_aligned_by_value(table4, disease)
     q_series = table4["disease"].value_counts(normalize=True)         # ordered by frequency, not by value
     q_dict = q_series.to_dict()
     for dist, h in (("equal", None), ("hierarchical", disease)):
-        by_series = t_closeness(table4, QI, "disease", dist, h, q=q_series)
-        by_dict = t_closeness(table4, QI, "disease", dist, h, q=q_dict)
+        by_series = t_closeness(table4, QI, "disease", distance=dist, hierarchy=h, q=q_series)
+        by_dict = t_closeness(table4, QI, "disease", distance=dist, hierarchy=h, q=q_dict)
         np.testing.assert_allclose(by_series.per_class.to_numpy(), by_dict.per_class.to_numpy(), atol=1e-12)
     with pytest.raises(ValueError, match="q: value"):
         t_closeness(table4, QI, "disease", q=pd.Series({"measles": 1.0}))
+
+
+# ---------------------------------------------------------------------------- requirement objects
+def _counts_of(table, sa, sa_values=None):
+    keys, counts, dom = class_counts(table, QI, sa, sa_values=sa_values)
+    M = counts.toarray()
+    return M.sum(axis=1), M, dom
+
+
+def test_requirements_agree_with_the_table_checks(table4, table5, disease):
+    from privlib.requirements import KAnonymity, LDiversity, TCloseness
+    for table in (table4, table5):
+        sizes, M, _ = _counts_of(table, "disease")
+        k = k_anonymity(table, QI)
+        for kk in (1, 2, 3, 4):
+            assert KAnonymity(kk).holds(sizes) == k.holds(kk)
+            np.testing.assert_array_equal(KAnonymity(kk).satisfied(sizes), k.sizes.to_numpy() >= kk)
+        for kind, c in (("distinct", None), ("entropy", None), ("recursive", 2), ("frequency", None)):
+            rep = l_diversity(table, QI, "disease", kind=kind, c=c)
+            for l in (1, 1.5, 2, 3, 4):
+                if kind == "recursive" and l != int(l):
+                    continue
+                req = LDiversity(l, kind=kind, c=c)
+                assert req.holds(sizes, M) == rep.holds(l), (kind, l)
+                np.testing.assert_array_equal(req.satisfied(sizes, M), rep.per_class.to_numpy() >= l - 1e-12)
+        sizes, M, dom = _counts_of(table, "disease", disease.leaves)
+        q = M.sum(axis=0) / M.sum()
+        rep = t_closeness(table, QI, "disease", distance="hierarchical", hierarchy=disease)
+        req = TCloseness(0.3, distance="hierarchical", hierarchy=disease)
+        np.testing.assert_allclose(req.distances(sizes, M, q=q), rep.per_class.to_numpy(), atol=1e-12)
+        np.testing.assert_array_equal(req.distances(sizes, M), req.distances(sizes, M, q=q))   # default q
+        for t in (0.1, 0.2, 0.3, 0.5):
+            assert TCloseness(t, distance="hierarchical", hierarchy=disease).holds(sizes, M, q=q) == rep.holds(t)
+        sizes, M, dom = _counts_of(table, "salary")
+        rep = t_closeness(table, QI, "salary", distance="ordered")
+        q = rep.q.to_numpy()
+        for t in (0.1, 0.2, 0.3, 0.5):
+            assert TCloseness(t, distance="ordered").holds(sizes, M, q=q) == rep.holds(t)
+
+
+def test_frequency_l_diversity():
+    from privlib.requirements import LDiversity
+    counts = np.array([[2, 2, 1], [4, 1, 0], [1, 1, 0]])
+    sizes = counts.sum(axis=1)
+    np.testing.assert_array_equal(LDiversity(2, kind="frequency").satisfied(sizes, counts), [True, False, True])
+    np.testing.assert_array_equal(l_diversity_counts(counts, kind="frequency"), [2.5, 1.25, 2.0])
+    df = pd.DataFrame({"g": [0] * 5 + [1] * 5, "s": list("aabbc") + list("aaaab")})
+    rep = l_diversity(df, ["g"], "s", kind="frequency")
+    assert rep.kind == "frequency" and rep.l == pytest.approx(1.25) and not rep.holds(2) and rep.holds(1.25)
+    assert LDiversity(2, kind="frequency").label() == "frequency 2-diversity"
+
+
+def test_requirements_as_mondrian_calls_them():
+    """Vectorised over nodes, empty nodes included: KAnonymity(k).satisfied(cnt),
+    LDiversity(l, kind=...).satisfied(cnt, hist), TCloseness(t, distance=...).satisfied(cnt, hist, q=root_p)."""
+    from privlib.closeness import emd_equal, emd_ordered
+    from privlib.requirements import KAnonymity, LDiversity, TCloseness
+    rng = np.random.default_rng(0)
+    hist = rng.integers(0, 4, size=(50, 6)).astype(float)
+    hist[3] = 0.0
+    cnt = hist.sum(axis=1).astype(np.int64)
+    root_p = rng.dirichlet(np.ones(6))
+    np.testing.assert_array_equal(KAnonymity(5).satisfied(cnt), cnt >= 5)
+    np.testing.assert_array_equal(LDiversity(3).satisfied(cnt, hist), (hist > 0).sum(axis=1) >= 3)
+    np.testing.assert_array_equal(LDiversity(3, kind="frequency").satisfied(cnt, hist),
+                                  (hist.max(axis=1) * 3 <= cnt) & (cnt > 0))
+    for distance, f in (("equal", emd_equal), ("ordered", emd_ordered)):
+        p = hist / np.maximum(cnt, 1)[:, None]
+        p[cnt == 0] = root_p
+        np.testing.assert_array_equal(TCloseness(0.2, distance=distance).satisfied(cnt, hist, q=root_p),
+                                      f(p, root_p) <= 0.2 + 1e-12)
+
+
+def test_requirement_validation_and_labels(disease):
+    from privlib.requirements import KAnonymity, LDiversity, TCloseness, check_l
+    assert KAnonymity(5).label() == "5-anonymity"
+    assert LDiversity(3, kind="entropy").label() == "entropy 3-diversity"
+    assert LDiversity(3, kind="recursive", c=2).label() == "recursive (2,3)-diversity"
+    assert TCloseness(0.2, sa="occupation").label() == "0.2-closeness (occupation)"
+    assert check_l(2) == 2.0
+    with pytest.raises(ValueError, match="kind: expected one of"):
+        LDiversity(2, kind="probabilistic")
+    with pytest.raises(ValueError, match="c: recursive"):
+        LDiversity(2, kind="recursive")
+    with pytest.raises(ValueError, match="hierarchy: distance='hierarchical'"):
+        TCloseness(0.2, distance="hierarchical")
+    with pytest.raises(TypeError, match="sa: expected a column name"):
+        LDiversity(2, sa=["a", "b"])
+    with pytest.raises(ValueError, match="counts: l-diversity needs"):
+        LDiversity(2).satisfied(np.array([3]))
+    with pytest.raises(ValueError, match=r"counts: expected a \(2, S\) matrix"):
+        TCloseness(0.2).satisfied(np.array([3, 2]), np.ones((3, 2)))
+    with pytest.raises(ValueError, match="sizes: expected a 1-d"):
+        KAnonymity(2).satisfied(np.ones((2, 2)))
+    with pytest.raises(TypeError):
+        LDiversity(3, "entropy")                 # options are keyword-only
+    with pytest.raises(TypeError):
+        TCloseness(0.2, "ordered")
+
+
+def test_the_sources_tables_are_the_fixtures(table2, table4, table5, disease):
+    from privlib.sources import tcloseness as source
+    t3 = source.table3()
+    assert t3["salary"].tolist() == table4["salary"].tolist()
+    assert t3["disease"].tolist() == table4["disease"].tolist()
+    assert source.table1()["disease"].tolist() == table2["disease"].tolist()
+    assert source.disease_hierarchy().leaves == disease.leaves
+    assert source.disease_hierarchy().leaves == Hierarchy.from_dict(source.FIGURE1).leaves
+    t5 = source.table5().sort_index()
+    assert t5["salary"].tolist() == table5["salary"].tolist() and t5["disease"].tolist() == table5["disease"].tolist()
+    assert t5["zip"].tolist() == table5["zip"].tolist()

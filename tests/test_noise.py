@@ -6,7 +6,8 @@ from scipy import integrate, stats
 
 from privlib import noise
 from privlib.noise import RampDistribution
-from privlib.simulate.establishments import simulate_establishments
+from privlib.simulate import simulate_establishments
+from privlib.sources import qwi
 
 RAMP = RampDistribution(1.05, 1.15)
 
@@ -104,7 +105,7 @@ def test_unweighted_aggregate_uses_unit_weights():
 
 def test_factor_is_permanent():
     p = simulate_establishments(n_establishments=50, n_quarters=4, rng=1)
-    f = noise.draw_factors(p["estab"], RAMP, rng=2)
+    f = noise.draw_factors(p["estab"], dist=RAMP, rng=2)
     fz = noise.distort(p, f)
     assert (fz.groupby("estab")["delta"].nunique() == 1).all()
     pos = fz["B"] > 0
@@ -134,7 +135,7 @@ def test_autocorrelation_against_numpy():
 
 def test_autocorrelation_difference_zero_when_released_equals_true():
     p = simulate_establishments(n_establishments=300, n_quarters=8, rng=3)
-    fz = noise.distort(p, noise.draw_factors(p.estab, RAMP, rng=4))
+    fz = noise.distort(p, noise.draw_factors(p.estab, dist=RAMP, rng=4))
     cells = noise.aggregate(fz)
     tab = noise.autocorrelation_difference(cells, {"B": cells["B"]}, ["B"])
     assert np.allclose(tab["B"], 0)
@@ -145,7 +146,7 @@ def test_autocorrelation_difference_zero_when_released_equals_true():
 
 def test_replace_suppressed_keeps_published_cells():
     p = simulate_establishments(n_establishments=300, n_quarters=4, rng=3)
-    cells = noise.aggregate(noise.distort(p, noise.draw_factors(p.estab, RAMP, rng=4)))
+    cells = noise.aggregate(noise.distort(p, noise.draw_factors(p.estab, dist=RAMP, rng=4)))
     syn = noise.replace_suppressed(cells, "B", rng=5)
     ok = cells["B_flag"] == noise.OK
     assert np.array_equal(syn[ok], cells.loc[ok, "B_star"])
@@ -154,7 +155,7 @@ def test_replace_suppressed_keeps_published_cells():
 
 def test_relative_error_micro_is_factor_minus_one():
     p = simulate_establishments(n_establishments=100, n_quarters=3, rng=3)
-    fz = noise.distort(p, noise.draw_factors(p.estab, RAMP, rng=4))
+    fz = noise.distort(p, noise.draw_factors(p.estab, dist=RAMP, rng=4))
     err = noise.relative_error(fz["B"], fz["B_star"])
     assert np.allclose(err, fz.loc[fz.B > 0, "delta"] - 1)
 
@@ -176,7 +177,7 @@ def test_other_bad_inputs():
     with pytest.raises(ValueError, match="u: expected probabilities"):
         RAMP.ppf(1.5)
     with pytest.raises(TypeError, match="dist: expected a RampDistribution"):
-        noise.draw_factors([1, 2], (1.05, 1.15), rng=0)
+        noise.draw_factors([1, 2], dist=(1.05, 1.15), rng=0)
     with pytest.raises(ValueError, match="factors: no distortion factor"):
         noise.distort(_toy(), pd.Series([1.1], index=[0]), counts=("B",), magnitudes=())
     with pytest.raises(ValueError, match="unknown column"):
@@ -235,3 +236,17 @@ def test_simulated_earnings_changes_zero_without_flows():
     assert np.all(panel.loc[panel["A"] == 0, "dWA"] == 0)
     assert np.all(panel.loc[panel["S"] == 0, "dWS"] == 0)
     assert panel["dWA"].sum() > 0 > panel["dWS"].sum()
+
+
+def test_sources_qwi_tables_are_consistent():
+    # Tables 1A-1C: row percentages printed to two decimals (six cells: within 0.03 of 100)
+    for key in ("1A", "1B", "1C"):
+        t = np.array(qwi.TABLE_1[key], dtype=float)
+        assert t.shape == (len(qwi.CATEGORIES),) * 2
+        assert np.all(np.abs(t.sum(axis=1) - 100) <= 0.03)
+    # Tables 7-9: every column's percentiles fall from the 99th to the 1st
+    assert tuple(noise.PERCENTILES) == qwi.PERCENTILES
+    for tab in (qwi.TABLE_7, qwi.TABLE_8, qwi.TABLE_9):
+        t = np.array(tab, dtype=float)
+        assert t.shape == (len(qwi.PERCENTILES), len(qwi.VARIABLES))
+        assert np.all(np.diff(t, axis=0) <= 0)

@@ -1,14 +1,13 @@
-"""The progress bars of privlib's sweeps (privlib._progress)."""
+"""The progress bars of privlib's sweeps, through the public runner ``privlib.experiments.run``
+(every sweep shows its bar there; the bar itself is private, ``privlib._progress``)."""
 import pytest
 
-from privlib._progress import check_progress, progress_bar
+from privlib.experiments import run
 
 
 def _run(total, capsys, progress="text"):
-    bar = progress_bar(total, "demo", progress)
-    for _ in range(total):
-        bar.update()
-    bar.close()
+    capsys.readouterr()
+    run(abs, range(total), progress=progress, desc="demo")
     return capsys.readouterr()
 
 
@@ -36,19 +35,13 @@ def test_no_bar_prints_nothing(capsys):
 def test_bad_progress_is_refused():
     for bad in ("yes", 1, None, "TEXT"):
         with pytest.raises(ValueError, match=r"progress: expected True, False or 'text', got"):
-            check_progress(bad)
-    assert check_progress("text") == "text" and check_progress(True) is True
+            run(abs, [1], progress=bad)
+    assert run(abs, [-1], progress="text") == [1] and run(abs, [-1], progress=True) == [1]
 
 
 def test_sweeps_show_the_text_bar(capsys):
-    import pandas as pd
-    from privlib.metrics import Setup, range_workload, sweep
-    df = pd.DataFrame({"x": list(range(10)) * 20, "s": [0, 1] * 100})
-    setup = Setup("toy", df, ("x",), "s", {"x": (0, 9)})
-    wl = range_workload(df, ["x"], 10, rng=0, domain=setup.domain)
-    tasks = [("toy", "k", k, 0, {}) for k in (2, 4, 8)]
     capsys.readouterr()
-    sweep({"toy": setup}, {"toy": wl}, tasks, progress="text")
+    assert run(abs, [-2, 4, -8], progress="text") == [2, 4, 8]
     assert capsys.readouterr().err.rstrip("\n").endswith("sweep: 100%|####################| 3/3")
     with pytest.raises(ValueError, match="progress: expected"):
-        sweep({"toy": setup}, {"toy": wl}, tasks, progress="bar")
+        run(abs, [1], progress="bar")

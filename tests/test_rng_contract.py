@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import pkgutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,10 +24,19 @@ from contract import equal
 HERE = Path(__file__).resolve().parent
 
 
+#: What could not be imported or resolved while collecting (reported by one test, so that one
+#: broken module does not hide every other case).
+ERRORS: list = []
+
+
 def _cases():
     out = []
     for path in sorted(HERE.glob("rng_cases_*.py")):
-        mod = importlib.import_module(path.stem)
+        try:
+            mod = importlib.import_module(path.stem)
+        except Exception as exc:
+            ERRORS.append(f"tests/{path.name}: {type(exc).__name__}: {exc}")
+            continue
         out.extend(mod.CASES)
     return out
 
@@ -34,25 +44,51 @@ def _cases():
 CASES = _cases()
 
 
-def _public_callables():
-    """(qualified name, callable) of every public function / method defined in privlib."""
-    seen = {}
-    for info in pkgutil.walk_packages(privlib.__path__, "privlib."):
+def _public_modules():
+    """Every public privlib module, walking the packages (private submodules skipped: their
+    public objects are reached through the package that re-exports them)."""
+    def onerror(name):
+        ERRORS.append(f"walk {name}: {sys.exc_info()[0].__name__}: {sys.exc_info()[1]}")
+
+    for info in pkgutil.walk_packages(privlib.__path__, "privlib.", onerror=onerror):
         if any(part.startswith("_") for part in info.name.split(".")[1:]):
             continue
-        mod = importlib.import_module(info.name)
-        for name, obj in vars(mod).items():
-            if name.startswith("_") or getattr(obj, "__module__", "") != mod.__name__:
+        try:
+            yield importlib.import_module(info.name)
+        except Exception as exc:
+            ERRORS.append(f"import {info.name}: {type(exc).__name__}: {exc}")
+
+
+def _public_callables():
+    """(qualified name, callable) of every public function / method of privlib: the public names
+    of every public module (its ``__all__``, else its names without a leading underscore) that
+    privlib defines, wherever they are defined (a package's private submodule included)."""
+    seen, ids = {}, set()
+    for mod in _public_modules():
+        names = getattr(mod, "__all__", None)
+        if names is None:
+            names = [n for n in vars(mod) if not n.startswith("_")]
+        for name in names:
+            try:
+                obj = getattr(mod, name)
+            except Exception as exc:
+                ERRORS.append(f"{mod.__name__}.{name}: {type(exc).__name__}: {exc}")
                 continue
+            if name.startswith("_") or not getattr(obj, "__module__", "").startswith("privlib"):
+                continue
+            if id(obj) in ids:
+                continue                  # re-exported by a package: counted once
+            ids.add(id(obj))
+            qual = f"{mod.__name__}.{name}"
             if inspect.isfunction(obj):
-                seen[f"{mod.__name__}.{name}"] = obj
+                seen[qual] = obj
             elif inspect.isclass(obj):
                 for mname, meth in vars(obj).items():
                     if mname.startswith("_") and mname != "__call__":
                         continue
                     fn = meth.__func__ if isinstance(meth, (classmethod, staticmethod)) else meth
                     if inspect.isfunction(fn):
-                        seen[f"{mod.__name__}.{name}.{mname}"] = fn
+                        seen[f"{qual}.{mname}"] = fn
     return seen
 
 
@@ -61,6 +97,10 @@ def _randomized():
 
 
 RANDOMIZED = _randomized()
+
+
+def test_every_module_and_case_file_imports():
+    assert not ERRORS, "\n".join(ERRORS)
 
 
 def test_some_randomized_functions_are_found():
@@ -116,7 +156,8 @@ _HIDDEN_SEED = __import__("re").compile(
 @pytest.mark.parametrize("path", sorted((HERE.parent / "privlib").rglob("*.py")),
                          ids=lambda p: str(p.relative_to(HERE.parent)))
 def test_no_hidden_seed_or_global_generator_in_privlib(path):
-    # randomness comes from the caller's rng only: no literal seed, no numpy global state
+    # randomness comes from the caller's rng only: no literal seed, no numpy global state (a
+    # docstring example, ">>> " / "... ", is the caller's code: it seeds its generator)
     bad = [f"line {i}: {line.strip()}" for i, line in enumerate(path.read_text().splitlines(), 1)
-           if _HIDDEN_SEED.search(line)]
-    assert bad == []
+           if _HIDDEN_SEED.search(line) and not line.lstrip().startswith((">>>", "..."))]
+    assert not bad, "\n".join(bad)

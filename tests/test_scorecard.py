@@ -24,16 +24,16 @@ from privlib.scorecard import (CLAIM_KINDS, Scorecard, Seeds, half_unit, headlin
     (1.0, float("nan"), 0, "abs", "not computed"),
 ])
 def test_status(source, ours, tol, compare, expected):
-    assert status(source, ours, tol, compare) == expected
+    assert status(source, ours, tolerance=tol, compare=compare) == expected
 
 
 def test_status_bad_input():
     with pytest.raises(ValueError, match="compare"):
-        status(1, 1, 0, "approximately")
+        status(1, 1, tolerance=0, compare="approximately")
     with pytest.raises(TypeError, match="boolean"):
-        status("holds", 1.0, 0, "holds")
+        status("holds", 1.0, tolerance=0, compare="holds")
     with pytest.raises(ValueError, match="tolerance"):
-        status(1, 1, -1, "abs")
+        status(1, 1, tolerance=-1, compare="abs")
 
 
 @pytest.mark.parametrize("printed, half", [("0.278", 5e-4), ("85.3", 0.05), ("180", 0.5), ("1,005", 0.5),

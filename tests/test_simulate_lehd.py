@@ -1,9 +1,8 @@
 """Tests of the LEHD-like simulators (privlib.simulate.establishments / commuting)."""
-import numpy as np
 import pytest
 
-from privlib.simulate.commuting import simulate_commuting, simulate_geography, tract_distances
-from privlib.simulate.establishments import simulate_establishments
+from privlib.simulate import simulate_commuting, simulate_establishments, simulate_geography
+from privlib.synth import tract_distances
 
 
 def test_establishment_identities():

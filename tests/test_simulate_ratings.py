@@ -1,5 +1,4 @@
 """Tests of privlib.simulate.ratings (the Netflix-like stand-in population)."""
-import numpy as np
 import pytest
 
 from privlib import reident as R
@@ -8,7 +7,7 @@ from privlib.simulate.ratings import NETFLIX_CATEGORIES, simulate_ratings
 
 @pytest.fixture(scope="module")
 def pop():
-    return simulate_ratings(300, 400, rng=7)
+    return simulate_ratings(n_users=300, n_ratings=400, rng=7)
 
 
 def test_shape_and_columns(pop):
@@ -37,9 +36,9 @@ def test_categories_and_combinations(pop):
 
 
 def test_seeded_and_reproducible():
-    a = simulate_ratings(20, 50, rng=3).ratings
-    b = simulate_ratings(20, 50, rng=3).ratings
-    c = simulate_ratings(20, 50, rng=4).ratings
+    a = simulate_ratings(n_users=20, n_ratings=50, rng=3).ratings
+    b = simulate_ratings(n_users=20, n_ratings=50, rng=3).ratings
+    c = simulate_ratings(n_users=20, n_ratings=50, rng=4).ratings
     assert a.equals(b)
     assert not a.equals(c)
 
@@ -58,18 +57,18 @@ def test_heterogeneous_users(pop):
 
 
 def test_pipeline_information_is_positive(pop):
-    obs = R.rating_observations(pop.ratings, "5-star", categories=NETFLIX_CATEGORIES)
+    obs = R.rating_observations(pop.ratings, granularity="5-star", categories=NETFLIX_CATEGORIES)
     assert obs.shape == (300 * 400, 28)
-    hi = R.hypothetical_information(obs, R.first_order(), n_obs=800)
+    hi = R.hypothetical_information(obs, model=R.first_order(), n_obs=800)
     assert hi.n_users == 300 and hi.bits > 0
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="n_users: expected an integer >= 2, got 1"):
-        simulate_ratings(1, 10, rng=0)
+        simulate_ratings(n_users=1, n_ratings=10, rng=0)
     with pytest.raises(ValueError, match="n_combinations: expected at most"):
-        simulate_ratings(5, 10, categories=("A", "B", "C"), n_combinations=10, n_movies=20, rng=0)
+        simulate_ratings(n_users=5, n_ratings=10, categories=("A", "B", "C"), n_combinations=10, n_movies=20, rng=0)
     with pytest.raises(ValueError, match="n_movies: expected an integer >= 1211"):
-        simulate_ratings(5, 10, n_movies=100, rng=0)
+        simulate_ratings(n_users=5, n_ratings=10, n_movies=100, rng=0)
     with pytest.raises(TypeError, match="rng"):
-        simulate_ratings(5, 10, rng="seed")
+        simulate_ratings(n_users=5, n_ratings=10, rng="seed")

@@ -25,7 +25,7 @@ active configuration; privlib's sweeps otherwise use ``loky``.
 from __future__ import annotations
 
 import numbers
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np

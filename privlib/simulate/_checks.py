@@ -4,7 +4,7 @@ from __future__ import annotations
 from .._validation import check_finite, check_positive
 
 
-def check_lognormal_size(size_logmean, size_logsd) -> tuple[float, float]:
+def check_lognormal_size(size_logmean: float, size_logsd: float) -> tuple[float, float]:
     """The log-mean and log-sd of a lognormal establishment size, within sane ranges."""
     mu = check_finite(size_logmean, "size_logmean")
     if not -20.0 <= mu <= 12.0:

@@ -26,67 +26,54 @@ Design choices (ours; the slides give none):
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import pandas as pd
 
 from ._checks import check_lognormal_size
 from .._validation import as_generator, check_int, check_positive, check_probability
+from ..synth import CommutingData, Geography, tract_distances
 
 #: Largest number of blocks / of jobs the simulators generate (memory guard).
 _MAX_BLOCKS = 20_000_000
 _MAX_JOBS = 50_000_000
 
-__all__ = ["Geography", "CommutingData", "simulate_geography", "simulate_commuting", "tract_distances"]
+#: The data types are the synthesizer's schema (:mod:`privlib.synth`), re-exported here for convenience.
+__all__ = ["simulate_geography", "simulate_commuting"]
 
 
-@dataclass(frozen=True)
-class Geography:
-    """Nested geography.  ``blocks``: block, tract, puma, spuma, x, y (miles);
-    ``tracts``: tract, puma, spuma, x, y (centroid of its blocks), pop."""
-
-    blocks: pd.DataFrame
-    tracts: pd.DataFrame
-
-    @property
-    def n_tracts(self) -> int:
-        return len(self.tracts)
-
-    @property
-    def n_pumas(self) -> int:
-        return int(self.tracts["puma"].max()) + 1
-
-    @property
-    def n_spumas(self) -> int:
-        return int(self.tracts["spuma"].max()) + 1
-
-
-@dataclass(frozen=True)
-class CommutingData:
-    """Simulated OnTheMap inputs.
-
-    ``workplaces``: workplace, block, tract, n (employment);
-    ``jobs``: workplace, home_block, home_tract (confidential likelihood data);
-    ``prior``: work_tract, home_tract, count (public prior data).
-    """
-
-    geography: Geography
-    workplaces: pd.DataFrame
-    jobs: pd.DataFrame
-    prior: pd.DataFrame
-
-
-def simulate_geography(n_spumas: int = 60, pumas_per_spuma: int = 4, tracts_per_puma: int = 10,
+def simulate_geography(*, n_spumas: int = 60, pumas_per_spuma: int = 4, tracts_per_puma: int = 10,
                        blocks_per_tract: int = 5, width: float = 2500.0, height: float = 1200.0,
                        puma_sd: float = 30.0, tract_sd: float = 6.0, block_sd: float = 0.6,
-                       *, rng) -> Geography:
+                       rng: int | np.random.Generator) -> Geography:
     """Simulate nested geography with coordinates (miles).  Blocks of tract r are
     ``r * blocks_per_tract ... r * blocks_per_tract + blocks_per_tract - 1``.
 
-    ``rng`` (int or Generator) is required and keyword-only.  Raises ``ValueError`` for counts
-    < 1, more than 2e7 blocks in total, and sizes / standard deviations that are NaN, infinite
-    or <= 0.
+    Parameters
+    ----------
+    n_spumas, pumas_per_spuma, tracts_per_puma, blocks_per_tract : int
+        Nesting sizes, >= 1.
+    width, height : float
+        The rectangle (miles) holding the super-PUMA centres, > 0.
+    puma_sd, tract_sd, block_sd : float
+        Scatter (miles) of PUMAs, tracts and blocks around their parent, > 0.
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Returns
+    -------
+    privlib.synth.Geography
+
+    Raises
+    ------
+    ValueError
+        Counts < 1, more than 2e7 blocks in total, sizes / standard deviations NaN, infinite
+        or <= 0.
+
+    Examples
+    --------
+    >>> geo = simulate_geography(n_spumas=2, pumas_per_spuma=2, tracts_per_puma=3, rng=0)
+    >>> geo.n_tracts, len(geo.blocks), geo.n_pumas
+    (12, 60, 4)
     """
     S = check_int(n_spumas, "n_spumas", minimum=1)
     P = check_int(pumas_per_spuma, "pumas_per_spuma", minimum=1)
@@ -118,13 +105,6 @@ def simulate_geography(n_spumas: int = 60, pumas_per_spuma: int = 4, tracts_per_
     return Geography(blocks=blocks, tracts=tracts)
 
 
-def tract_distances(geo: Geography, tracts) -> np.ndarray:
-    """Distances (miles) from the centroids of ``tracts`` to every tract centroid, shape (len, n_tracts)."""
-    t = np.asarray(tracts)
-    x, y = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
-    return np.hypot(x[t][:, None] - x[None, :], y[t][:, None] - y[None, :])
-
-
 def _draw_home_tracts(geo, work_tract, decay, far_weight, far_decay, gen, chunk=256):
     """One residence tract per job; inverse-CDF sampling by chunks of work tracts."""
     pop = geo.tracts["pop"].to_numpy()
@@ -150,10 +130,10 @@ def _draw_home_tracts(geo, work_tract, decay, far_weight, far_decay, gen, chunk=
     return home
 
 
-def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: float = 1.0,
+def simulate_commuting(geo: Geography, *, n_workplaces: int = 2000, size_logmean: float = 1.0,
                        size_logsd: float = 1.3, decay: float = 7.0, far_weight: float = 0.003,
                        far_decay: float = 400.0, same_block: float = 0.05,
-                       prior_jobs_per_job: float = 1.0, *, rng) -> CommutingData:
+                       prior_jobs_per_job: float = 1.0, rng: int | np.random.Generator) -> CommutingData:
     """Simulate workplaces, their jobs' residence blocks, and a public prior table.
 
     Parameters
@@ -173,11 +153,24 @@ def simulate_commuting(geo: Geography, n_workplaces: int = 2000, size_logmean: f
     rng : int or numpy.random.Generator
         Required, keyword-only.
 
+    Returns
+    -------
+    privlib.synth.CommutingData
+
     Raises
     ------
     ValueError
         A parameter NaN, infinite or out of range (``size_logmean`` in [-20, 12],
         ``size_logsd`` in (0, 5]), or a draw with more than 5e7 jobs.
+    TypeError
+        ``geo`` not a Geography.
+
+    Examples
+    --------
+    >>> geo = simulate_geography(n_spumas=2, pumas_per_spuma=2, tracts_per_puma=3, rng=0)
+    >>> data = simulate_commuting(geo, n_workplaces=10, rng=1)
+    >>> len(data.workplaces), len(data.jobs) == int(data.workplaces["n"].sum())
+    (10, True)
     """
     if not isinstance(geo, Geography):
         raise TypeError(f"geo: expected a Geography, got {type(geo).__name__}")

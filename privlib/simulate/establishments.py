@@ -42,6 +42,7 @@ _MAX_ROWS = 50_000_000
 
 __all__ = ["simulate_establishments", "QWI_COUNTS"]
 
+#: The QWI count variables the panel carries.
 QWI_COUNTS = ("B", "E", "M", "H", "R", "A", "S", "F")
 
 
@@ -50,9 +51,9 @@ def _zipf_probs(k: int, s: float) -> np.ndarray:
     return w / w.sum()
 
 
-def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, n_counties: int = 24,
+def simulate_establishments(*, n_establishments: int = 4000, n_quarters: int = 12, n_counties: int = 24,
                             n_industries: int = 60, size_logmean: float = 0.6, size_logsd: float = 1.3,
-                            *, rng) -> pd.DataFrame:
+                            rng: int | np.random.Generator) -> pd.DataFrame:
     """Simulate an establishment x quarter panel with the QWI variables.
 
     Parameters
@@ -78,6 +79,14 @@ def simulate_establishments(n_establishments: int = 4000, n_quarters: int = 12, 
     ValueError
         A count out of range, more than 5e7 establishment-quarters, or a size parameter NaN,
         infinite or out of range.
+    TypeError
+        A count not an integer.
+
+    Examples
+    --------
+    >>> p = simulate_establishments(n_establishments=5, n_quarters=2, n_counties=2, n_industries=2, rng=0)
+    >>> len(p), bool((p["E"] == p["B"] + p["A"] - p["S"]).all())
+    (10, True)
     """
     J = check_int(n_establishments, "n_establishments", minimum=1)
     Q = check_int(n_quarters, "n_quarters", minimum=2)

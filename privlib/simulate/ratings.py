@@ -35,6 +35,7 @@ full scale (13.1 million ratings) takes a few seconds.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -58,6 +59,8 @@ NETFLIX_CATEGORIES = (
     "Mystery", "News", "Reality-TV", "Romance", "Sci-Fi", "Short", "Sport", "Talk-Show",
     "Thriller", "War", "Western",
 )
+#: Users per block of the inverse-CDF search (a block's CDF slice stays in cache).
+_SEARCH_USERS = 256
 #: Popularity order used for the category weights (most popular first).
 _POPULARITY_ORDER = (
     "Drama", "Comedy", "Action", "Thriller", "Romance", "Crime", "Adventure", "Family", "Sci-Fi",
@@ -71,14 +74,32 @@ _POPULARITY_ORDER = (
 class RatingsPopulation:
     """A simulated population: ``ratings`` (user, movie, genres, rating, order),
     ``combinations`` (one row per category combination: genres, size, popularity) and
-    ``users`` (the latent per-user parameters)."""
+    ``users`` (the latent per-user parameters).
+
+    Attributes
+    ----------
+    ratings : DataFrame
+        One row per rating: user, movie, genres, rating, order.
+    combinations : DataFrame
+        One row per category combination: genres, size, popularity.
+    users : DataFrame
+        The latent per-user parameters.
+
+    Examples
+    --------
+    >>> from privlib.simulate.ratings import simulate_ratings
+    >>> pop = simulate_ratings(n_users=2, n_ratings=3, categories=("A", "B"), n_combinations=2,
+    ...                        n_movies=3, size_probs=(1.0,), rng=0)
+    >>> list(pop.ratings.columns), sorted(pop.combinations["genres"])
+    (['user', 'movie', 'genres', 'rating', 'order'], ['A', 'B'])
+    """
 
     ratings: pd.DataFrame
     combinations: pd.DataFrame
     users: pd.DataFrame
 
 
-def _combinations(gen, n_comb, weights, size_probs):
+def _combinations(gen: np.random.Generator, n_comb: int, weights: np.ndarray, size_probs: np.ndarray) -> np.ndarray:
     n_cat = len(weights)
     sizes_all = np.arange(1, len(size_probs) + 1)
     seen: dict = {}
@@ -97,31 +118,42 @@ def _combinations(gen, n_comb, weights, size_probs):
     return np.array(list(seen), dtype=bool)
 
 
-def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combinations: int = 1_211,
-                     n_movies: int = 17_770, categories=NETFLIX_CATEGORIES, size_probs=(0.12, 0.38, 0.34, 0.12, 0.04),
-                     zipf: float = 1.1, size_penalty: float = 0.0, beta: float = 0.8, sd_beta: float = 0.3, mean_grade: float = 3.6,
+def simulate_ratings(*, n_users: int = 13_141, n_ratings: int = 1_000, n_combinations: int = 1_211,
+                     n_movies: int = 17_770, categories: Sequence[str] = NETFLIX_CATEGORIES,
+                     size_probs: Sequence[float] = (0.12, 0.38, 0.34, 0.12, 0.04), zipf: float = 1.1,
+                     size_penalty: float = 0.0, beta: float = 0.8, sd_beta: float = 0.3, mean_grade: float = 3.6,
                      sd_bias: float = 0.45, sd_quality: float = 0.5, gamma: float = 0.6, noise: float = 0.8,
-                     rng) -> RatingsPopulation:
+                     rng: int | np.random.Generator) -> RatingsPopulation:
     """Simulate a Netflix-like population (see the module docstring for the model).
 
     Parameters
     ----------
-    n_users, n_ratings : the source's 13,141 users with 1,000 movies each (Section IV).
-    n_combinations : distinct category combinations (the source ends with 1,211).
-    n_movies : catalogue size (the Netflix Prize has 17,770 movies).
-    categories : the category names (default: the source's 27): distinct non-empty strings
+    n_users, n_ratings : int
+        The source's 13,141 users with 1,000 movies each (Section IV).
+    n_combinations : int
+        Distinct category combinations (the source ends with 1,211).
+    n_movies : int
+        Catalogue size (the Netflix Prize has 17,770 movies).
+    categories : sequence of str
+        The category names (default: the source's 27): distinct non-empty strings
         without ``|`` (the separator of ``genres``).
-    size_probs : probabilities of combinations of 1, 2, ... categories (must sum to 1).
-    zipf, beta, gamma, noise : positive finite numbers.
-    size_penalty, mean_grade : finite numbers.
-    sd_beta, sd_bias, sd_quality : finite numbers >= 0.
-    rng : int seed or numpy Generator (required, keyword-only).
+    size_probs : sequence of float
+        Probabilities of combinations of 1, 2, ... categories (must sum to 1).
+    zipf, beta, gamma, noise : float
+        Positive finite numbers.
+    size_penalty, mean_grade : float
+        Finite numbers.
+    sd_beta, sd_bias, sd_quality : float
+        Finite numbers >= 0.
+    rng : int or numpy.random.Generator
+        Seed or generator (required, keyword-only).
 
     Returns
     -------
-    RatingsPopulation whose ``ratings`` has columns ``user, movie, genres, rating, order``
-    (``genres`` ``|``-separated strings held as a pandas Categorical, ``rating`` integer
-    1..5), ``n_users * n_ratings`` rows in (user, viewing order).
+    RatingsPopulation
+        Its ``ratings`` has columns ``user, movie, genres, rating, order`` (``genres``
+        ``|``-separated strings held as a pandas Categorical, ``rating`` integer 1..5),
+        ``n_users * n_ratings`` rows in (user, viewing order).
 
     Raises
     ------
@@ -130,6 +162,14 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
         probability vector (or giving sizes larger than the number of categories), more
         combinations than the categories and sizes allow, duplicated or malformed
         category names.
+
+    Examples
+    --------
+    >>> from privlib.simulate.ratings import simulate_ratings
+    >>> pop = simulate_ratings(n_users=3, n_ratings=4, categories=("A", "B", "C"), n_combinations=4,
+    ...                        n_movies=6, size_probs=(0.5, 0.5), rng=0)
+    >>> pop.ratings.shape, pop.ratings["user"].unique().tolist(), len(pop.combinations)
+    ((12, 5), [1, 2, 3], 4)
     """
     gen = as_generator(rng)
     n_users = check_int(n_users, "n_users", minimum=2)
@@ -207,7 +247,13 @@ def simulate_ratings(n_users: int = 13_141, n_ratings: int = 1_000, *, n_combina
     cdf[:, -1] = 1.0
     flat = (cdf + np.arange(n_users)[:, None]).ravel()
     user = np.repeat(np.arange(n_users), n_ratings)
-    comb = np.searchsorted(flat, user + gen.random(len(user)) * (1 - 1e-12), side="right") - user * n_comb
+    query = user + gen.random(len(user)) * (1 - 1e-12)
+    comb = np.empty(len(user), dtype=np.int64)
+    step = _SEARCH_USERS
+    for a in range(0, n_users, step):  # blocks of users: each search stays within a cached slice
+        b = min(a + step, n_users)     # (same indices as one search over the whole of flat, once clipped)
+        rows = slice(a * n_ratings, b * n_ratings)
+        comb[rows] = np.searchsorted(flat[a * n_comb:b * n_comb], query[rows], side="right") - (user[rows] - a) * n_comb
     comb = np.minimum(comb, n_comb - 1)
     del flat, cdf, p, logit
     movie = by_comb[comb_start[comb] + np.floor(gen.random(len(comb)) * comb_count[comb]).astype(np.int64)]

@@ -1,0 +1,331 @@
+"""DiffGen, Algorithm 1 of Mohammed, Chen, Fung & Yu (KDD 2011)."""
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from numpy.typing import ArrayLike
+
+from .._validation import as_generator, check_epsilon, check_in, check_int
+from ..accounting import Ledger, LedgerEntry
+from ..mechanisms import exponential, laplace_scale
+from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _splittable, _validate
+from ._release import Release, _build_release, _group_keys, _specialize
+from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
+
+#: Largest number of specializations :func:`diffgen` accepts.  The loop of Lines 6-11 costs
+#: O(h x candidates) and every specialization multiplies the generalized domain, whose every
+#: cell gets Lap(2/eps) noise; the source uses h <= 16.
+MAX_H = 1000
+
+#: Line 12 materializes every cell of the generalized domain up to this many cells; above it,
+#: the noise of the empty cells is drawn sparsely (same distribution, see ``_noisy_counts``).
+DENSE_CELLS = 1 << 22
+#: Refuse to release more noisy rows than this (the noise would swamp the data anyway).
+MAX_RELEASED_ROWS = 20_000_000
+
+
+def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
+    """Line 12: every cell (group x class) gets count + Lap(1/eps_half), rounded to the nearest
+    non-negative integer.  Returns (cells, counts) of the cells released with a count > 0.
+
+    Cells of the generalized domain that hold no record are treated exactly: when there are
+    more than :data:`DENSE_CELLS` cells, the number of empty cells whose noisy count rounds to
+    at least 1 is drawn from its binomial law, their noise from Lap conditioned on >= 1/2
+    (that is 1/2 + Exp(b)), and their positions uniformly among the empty cells.
+    """
+    b = laplace_scale(eps=eps_half, sensitivity=1.0)
+    cells = n_groups * K
+    flat = key * K + y
+    if cells <= (DENSE_CELLS if dense_cells is None else dense_cells):
+        true = np.bincount(flat, minlength=cells)
+        noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=cells)), 0).astype(np.int64)
+        idx = np.flatnonzero(noisy)
+        return idx, noisy[idx]
+    occ, true = np.unique(flat, return_counts=True)
+    noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=len(occ))), 0).astype(np.int64)
+    n_empty = cells - len(occ)
+    p = 0.5 * math.exp(-0.5 / b)
+    m = int(gen.binomial(n_empty, p))
+    if m > MAX_RELEASED_ROWS:
+        raise ValueError(f"h: the generalized domain has {cells:,} cells; about {m:,} empty ones would be "
+                         f"released with positive noisy counts -- use fewer specializations or a larger eps")
+    extra = np.empty(0, dtype=np.int64)
+    while len(extra) < m:
+        draw = gen.integers(0, cells, size=int(1.2 * (m - len(extra))) + 16)
+        draw = np.setdiff1d(np.unique(np.concatenate([extra, draw])), occ, assume_unique=True)
+        extra = draw if len(draw) <= m else gen.choice(draw, size=m, replace=False)
+    extra = np.sort(extra)
+    extra_counts = np.maximum(np.rint(0.5 + gen.exponential(b, size=m)), 1).astype(np.int64)
+    keep = noisy > 0
+    idx = np.concatenate([occ[keep], extra])
+    cnt = np.concatenate([noisy[keep], extra_counts])
+    order = np.argsort(idx, kind="stable")
+    return idx[order], cnt[order]
+
+
+def _check_h(prep, h):
+    h = check_int(h, "h", minimum=0, maximum=MAX_H)
+    if not any(a.kind == "numerical" for a in prep.attrs):
+        room = sum(a.n_internal for a in prep.attrs)
+        if h > room:
+            raise ValueError(
+                f"h: expected at most {room} specializations (the number of non-leaf taxonomy values; "
+                f"with no numerical predictor the cut reaches the leaves after that), got {h}")
+    return h
+
+
+def _check_diffgen_args(eps, h, utility):
+    """Validate the scalar arguments of :func:`diffgen` before touching the data."""
+    eps = check_epsilon(eps)
+    h = check_int(h, "h", minimum=0, maximum=MAX_H)
+    if not isinstance(utility, str):
+        raise TypeError(f"utility: expected one of {list(_SCORES)}, got {type(utility).__name__} {utility!r}")
+    check_in(utility, "utility", tuple(_SCORES))
+    return eps, h, utility
+
+
+def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *, eps: float,
+            h: int, utility: str = "max", classes: Sequence | None = None,
+            rng: int | np.random.Generator) -> Release:
+    """Release ``df`` under eps-differential privacy by DiffGen (Algorithm 1).
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The raw table D (no missing values).
+    predictors : list of str
+        Predictor attributes A^pr (distinct).
+    target : str
+        The class attribute A^cls (categorical: strings, integers, booleans; not floats).
+    taxonomies : dict
+        Every predictor -> :class:`~privlib.hierarchy.Hierarchy` (categorical) or its public
+        numerical domain ``(low, high)``, meaning ``[low, high)`` (e.g.
+        :data:`privlib.experiments.diffgen.ADULT_DOMAINS`);
+        a value outside it is an error.
+    eps : float
+        Privacy budget, > 0.
+    h : int
+        Number of specializations, 0 <= h <= :data:`MAX_H`.  With only categorical predictors,
+        at most the number of non-leaf taxonomy values (beyond that there is nothing left to
+        specialize: the cut is the leaves and the release is the noisy contingency table);
+        with a numerical predictor larger ``h`` are possible, as intervals can be split again,
+        until the generalized domain becomes too large to release.
+    utility : {"max", "infogain"}
+        Score of a candidate: Max (Equation 4, sensitivity 1) or InfoGain (Equation 3,
+        sensitivity ``log2 |classes|``).
+    classes : sequence, optional
+        The public class domain (e.g. :data:`privlib.experiments.diffgen.ADULT_CLASSES`).
+        Every class gets a noisy count in every group, whether or not a record holds it.
+        When omitted the domain is read
+        from the data -- a release then tells apart a neighbour holding a unique class at any
+        eps -- and a :class:`~privlib.PrivacyLeakWarning` is issued.
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Returns
+    -------
+    Release
+        Noisy counts of every non-empty released cell, the cuts, the history of
+        specializations and the :class:`~privlib.accounting.Ledger` (``detail`` names the line
+        of Algorithm 1):
+
+        * Line 3: ``eps' = eps / (2 (|A_n^pr| + 2h))``;
+        * Line 4: one exponential mechanism per numerical predictor (eps' each, sequential):
+          the split point of its full-domain interval, interval weighted by its length
+          (Equation 6), then uniform inside the chosen interval;
+        * Line 7: one exponential mechanism per iteration (eps', sequential) choosing the
+          candidate of the current cut, score Max or InfoGain;
+        * Line 9: when a numerical value was specialized, one exponential mechanism per new
+          interval (eps' each, parallel: the two intervals hold disjoint records);
+        * Line 12: Laplace noise Lap(2/eps) on the count of every group x class of the
+          generalized domain (eps/2, parallel: the groups are disjoint), rounded to the
+          nearest non-negative integer.
+
+        ``eps_spent + eps_unspent == eps`` (Theorem 4.1); the ledger is checked against
+        ``eps`` before the release is returned.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument; the message names it (``eps``, ``h``, ``utility``, ``predictors``,
+        ``target``, ``taxonomies``, ``classes``, ``df``).
+    privlib.hierarchy.HierarchyError
+        A value outside its taxonomy or public domain.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.hierarchy import Hierarchy
+    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
+    >>> df = pd.DataFrame({"job": ["Eng", "Law", "Eng", "Law", "Dan", "Wri", "Wri", "Dan"],
+    ...                    "age": [34, 50, 38, 33, 20, 37, 32, 25],
+    ...                    "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"]})   # Table 1.a
+    >>> rel = diffgen(df, ["job", "age"], "class", {"job": job, "age": (18, 65)},
+    ...               eps=1.0, h=2, classes=("N", "Y"), rng=0)
+    >>> len(rel.history), round(rel.eps_prime, 4), round(rel.eps_spent + rel.eps_unspent, 6)
+    (2, 0.1, 1.0)
+    """
+    eps, h, utility = _check_diffgen_args(eps, h, utility)
+    gen = as_generator(rng)
+    validated = _validate(df, predictors, target, taxonomies)
+    if classes is None:
+        classes = _derive_classes(df, target, "diffgen")
+    prep = _prepare(df, predictors, target, taxonomies, classes=classes, validated=validated)
+    return _diffgen(prep, eps, h, utility, gen)
+
+
+def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
+    h = _check_h(prep, h)
+    K = prep.K
+    if utility == "infogain" and K < 2:
+        raise ValueError(f"utility: InfoGain needs at least 2 classes (its sensitivity log2 |classes| is 0); "
+                         f"the class domain is {list(prep.classes)}")
+    du = _sensitivity(utility, max(K, 2))
+    score_fn = _SCORES[utility]
+    n_num = sum(a.kind == "numerical" for a in prep.attrs)
+    denom = 2 * (n_num + 2 * h)
+    eps_p = eps / denom if denom > 0 else 0.0
+    entries: list = []
+    history: list = []
+    line9_iterations = 0
+    p_empty = 0.5 * math.exp(-eps / 4.0)  # P(an empty cell is released), Lap(2/eps) rounded >= 1
+
+    # Lines 1-2: the topmost cut
+    cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
+    # candidates: (attribute index, key, score, split); key = node id or (lo, hi)
+    cands: list = []
+
+    def choose_split(a_idx, lo, hi, line, group):
+        left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
+        u = _num_scores(left, total, utility)
+        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=lengths)
+        s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
+        if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
+            s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
+        entries.append(LedgerEntry("exponential", eps_p, "parallel" if group else "sequential", group=group,
+                                   detail=f"Algorithm 1, line {line}: split point of {prep.attrs[a_idx].name} "
+                                          f"{_interval_label(lo, hi)}"))
+        return float(s), float(u[j])
+
+    def add_cat(a_idx, node):
+        a = prep.attrs[a_idx]
+        if a.children[node]:
+            cands.append((a_idx, node, float(score_fn(_cat_child_counts(prep, a_idx, node))), None))
+
+    # Line 4 (split values of the numerical candidates) and Line 5 (scores)
+    for a_idx, a in enumerate(prep.attrs):
+        if a.kind == "numerical":
+            s, u = choose_split(a_idx, a.low, a.high, 4, "")
+            cands.append((a_idx, (a.low, a.high), u, s))
+        else:
+            add_cat(a_idx, 0)
+
+    sizes = [1] * len(prep.attrs)
+    # Lines 6-11
+    for it in range(1, h + 1):
+        if not cands:
+            raise ValueError(f"h: no candidate left to specialize at iteration {it} (every interval is "
+                             f"too narrow to split further); expected h <= {it - 1}, got {h}")
+        u = np.array([c[2] for c in cands])
+        pick = exponential(u, eps=eps_p, sensitivity=du, rng=gen)
+        entries.append(LedgerEntry("exponential", eps_p, "sequential",
+                                   detail=f"Algorithm 1, line 7: iteration {it}, candidate selection "
+                                          f"among {len(cands)}"))
+        a_idx, key, score, split = cands.pop(pick)
+        a = prep.attrs[a_idx]
+        new, spec = _specialize(a, cut_nodes[a_idx], key, split, it, score)  # Line 8
+        sizes[a_idx] += len(new) - 1
+        if a.kind == "categorical":
+            for c in new:
+                add_cat(a_idx, c)
+        else:
+            group = f"Algorithm 1, line 9, iteration {it}"
+            ran = False
+            for clo, chi in new:
+                if _splittable(clo, chi):
+                    s, uu = choose_split(a_idx, clo, chi, 9, group)
+                    cands.append((a_idx, (clo, chi), uu, s))
+                    ran = True
+            line9_iterations += ran
+        history.append(spec)
+        # the generalized domain must stay releasable (checked as it grows, not after h steps)
+        cells = math.prod(sizes) * K
+        if cells >= 2 ** 62 or (cells > DENSE_CELLS and (cells - prep.n) * p_empty > 2 * MAX_RELEASED_ROWS):
+            raise ValueError(f"h: after {it} specializations the generalized domain has {cells:,} cells, "
+                             f"too many to release with noise; use fewer specializations than {h}")
+
+    # Line 12
+    key, sizes, n_groups = _group_keys(prep, cut_nodes)
+    cells, counts = _noisy_counts(key, prep.y, K, n_groups, eps / 2.0, gen)
+    entries.append(LedgerEntry("laplace", eps / 2.0, "parallel", group="Algorithm 1, line 12",
+                               detail=f"Algorithm 1, line 12: Lap(2/eps) on {n_groups * K:,} disjoint "
+                                      f"group x class counts"))
+    # reserved and not spent: Line 9 of the iterations that did not split an interval; with
+    # nothing to choose at all (eps' undefined), the half of eps of Lines 3-11
+    unspent = eps_p * (h - line9_iterations) if denom > 0 else eps / 2.0
+    ledger = Ledger(entries).check(eps)
+    return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), ledger=ledger,
+                          eps=eps, eps_prime=eps_p, h=h, utility=utility, method="diffgen",
+                          eps_unspent=unspent, domain_cells=n_groups * K)
+
+
+
+
+def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: int, n_classes: int, eps: float,
+                 rng: int | np.random.Generator, dense_cells: int = DENSE_CELLS) -> tuple[np.ndarray, np.ndarray]:
+    """Line 12 of Algorithm 1: a noisy count for every cell of the generalized domain.
+
+    Every cell (group x class) gets its count plus Lap(1/eps), rounded to the nearest
+    non-negative integer -- empty cells included (Line 12 spends eps/2 of DiffGen's budget, so
+    :func:`diffgen` calls this with ``eps / 2``).  Up to ``dense_cells`` cells every cell is
+    drawn; above, the empty cells are handled exactly but sparsely: the number of them whose
+    noisy count rounds to at least 1 is drawn from its binomial law, their counts from Lap
+    conditioned on >= 1/2 (that is 1/2 + Exp(1/eps)), their positions uniformly.
+
+    Parameters
+    ----------
+    group_codes, class_codes : array_like of int
+        Per record: its group (``0 .. n_groups - 1``) and class (``0 .. n_classes - 1``).
+    n_groups, n_classes : int
+        The size of the generalized domain (``n_groups x n_classes`` cells).
+    eps : float
+        The budget of this step (Lap(1/eps) noise; sensitivity 1, disjoint cells).
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+    dense_cells : int, default :data:`DENSE_CELLS`
+        Largest domain drawn cell by cell.
+
+    Returns
+    -------
+    (numpy.ndarray, numpy.ndarray)
+        The flat cell indices ``group * n_classes + class`` released with a positive count
+        (sorted), and those counts.
+
+    Raises
+    ------
+    ValueError, TypeError
+        A bad argument (the message names it), or too many released rows.
+
+    Examples
+    --------
+    >>> cells, counts = noisy_counts([0, 0, 1], [0, 1, 1], n_groups=2, n_classes=2, eps=1e9, rng=0)
+    >>> cells.tolist(), counts.tolist()
+    ([0, 1, 3], [1, 1, 1])
+    """
+    eps = check_epsilon(eps)
+    n_groups = check_int(n_groups, "n_groups", minimum=1)
+    n_classes = check_int(n_classes, "n_classes", minimum=1)
+    dense_cells = check_int(dense_cells, "dense_cells", minimum=0)
+    gen = as_generator(rng)
+    key = np.asarray(group_codes, dtype=np.int64).ravel()
+    y = np.asarray(class_codes, dtype=np.int64).ravel()
+    if len(key) != len(y):
+        raise ValueError(f"class_codes: expected one class per record ({len(key)}), got {len(y)}")
+    if len(key) and (key.min() < 0 or key.max() >= n_groups):
+        raise ValueError(f"group_codes: expected codes in [0, {n_groups}), got {key.min()} to {key.max()}")
+    if len(y) and (y.min() < 0 or y.max() >= n_classes):
+        raise ValueError(f"class_codes: expected codes in [0, {n_classes}), got {y.min()} to {y.max()}")
+    return _noisy_counts(key, y, n_classes, n_groups, eps, gen, dense_cells)

@@ -1,0 +1,391 @@
+"""The privacy-model vocabulary: k-anonymity, l-diversity and t-closeness as requirement objects.
+
+Li, Li & Venkatasubramanian, *t-Closeness: Privacy beyond k-anonymity and l-diversity*
+(ICDE 2007), slides "k-anonymity", "l-diversity" and "t-closeness definition".  One object
+per privacy model, used alike by the checks of :mod:`privlib.models`, the lattice search of
+:mod:`privlib.generalization` and Mondrian (:mod:`privlib.partition`):
+
+* :class:`KAnonymity` -- every equivalence class has at least ``k`` records (Sweeney 2002);
+* :class:`LDiversity` -- every class has ``l`` "well represented" sensitive values
+  (Machanavajjhala et al. 2007): ``distinct`` (at least ``l`` distinct values), ``entropy``
+  (entropy ``>= log l``), ``recursive`` (c, l) (``r_1 < c (r_l + ... + r_m)`` with
+  ``r_1 >= r_2 >= ...`` the value counts) or ``frequency`` (no value has more than a ``1/l``
+  share of the class, the reading of LeFevre et al.'s Mondrian);
+* :class:`TCloseness` -- the Earth Mover's Distance between every class's sensitive
+  distribution and the reference (whole-table) distribution is at most ``t``, under the
+  ground distance ``equal``, ``ordered`` or ``hierarchical``
+  (:func:`privlib.closeness.ground_distance`).
+
+Each object is a frozen dataclass validated on construction, with ``label()``,
+``satisfied(sizes, counts=None, q=None)`` (one bool per class, vectorised over classes) and
+``holds(...)`` (all classes satisfied).  ``sizes`` is the vector of class sizes, ``counts``
+the *classes x sensitive values* count matrix, ``q`` the reference distribution.
+"""
+from __future__ import annotations
+
+import numbers
+from dataclasses import KW_ONLY, dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_in, check_int, check_positive, check_probability
+from .closeness import DISTANCES, ground_distance
+from .hierarchy import Hierarchy
+
+if TYPE_CHECKING:
+    from numpy.typing import ArrayLike
+
+__all__ = [
+    "KAnonymity",
+    "LDiversity",
+    "TCloseness",
+    "L_KINDS",
+    "DISTANCES",
+    "check_l",
+]
+
+L_KINDS = ("distinct", "entropy", "recursive", "frequency")
+"""The readings of l-diversity :class:`LDiversity` accepts."""
+
+
+def check_l(l: float) -> float:
+    """Validate ``l`` of l-diversity: a real number ``>= 1`` (entropy l-diversity allows non-integers).
+
+    Parameters
+    ----------
+    l : float
+        The diversity parameter.
+
+    Returns
+    -------
+    float
+        ``l`` as a float.
+
+    Raises
+    ------
+    TypeError
+        For a value that is not a real number.
+    ValueError
+        For a value below 1, NaN or infinite.
+
+    Examples
+    --------
+    >>> check_l(3)
+    3.0
+    """
+    if isinstance(l, bool) or not isinstance(l, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"l: expected a number, got {type(l).__name__} {l!r}")
+    if not np.isfinite(l) or l < 1:
+        raise ValueError(f"l: expected a number >= 1, got {l!r}")
+    return float(l)
+
+
+def _check_sa_name(sa) -> None:
+    if isinstance(sa, (list, set, frozenset, dict, np.ndarray, pd.Index, pd.Series)):
+        raise TypeError(f"sa: expected a column name (one sensitive attribute per requirement), "
+                        f"got {type(sa).__name__} {sa!r}")
+
+
+def _sizes(sizes) -> np.ndarray:
+    s = np.asarray(sizes)
+    if s.ndim != 1:
+        raise ValueError(f"sizes: expected a 1-d array of class sizes, got shape {s.shape}")
+    return s
+
+
+def _counts(counts, sizes: np.ndarray, who: str) -> np.ndarray:
+    if counts is None:
+        raise ValueError(f"counts: {who} needs the classes x sensitive values count matrix, got None")
+    c = np.asarray(counts)
+    if c.ndim != 2 or c.shape[0] != sizes.shape[0]:
+        raise ValueError(f"counts: expected a ({sizes.shape[0]}, S) matrix (one row per class), got shape {c.shape}")
+    return c
+
+
+@dataclass(frozen=True)
+class KAnonymity:
+    """k-anonymity: every equivalence class has at least ``k`` records (slide "k-anonymity").
+
+    Parameters
+    ----------
+    k : int
+        The smallest class size allowed, ``k >= 1``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For ``k`` not an integer >= 1.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> req = KAnonymity(3)
+    >>> req.label(), req.satisfied(np.array([5, 2, 3])).tolist(), req.holds(np.array([5, 2, 3]))
+    ('3-anonymity', [True, False, True], False)
+    """
+
+    k: int
+
+    def __post_init__(self):
+        object.__setattr__(self, "k", check_int(self.k, "k", minimum=1))
+
+    def label(self) -> str:
+        """A short name.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> KAnonymity(5).label()
+        '5-anonymity'
+        """
+        return f"{self.k}-anonymity"
+
+    def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """One bool per class: its size is at least ``k``.
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes.
+        counts, q : ignored
+            Accepted so that every requirement is called alike.
+
+        Returns
+        -------
+        ndarray of bool, shape (m,)
+        """
+        return _sizes(sizes) >= self.k
+
+    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
+        """True when every class is satisfied (``satisfied(...).all()``)."""
+        return bool(self.satisfied(sizes, counts, q=q).all())
+
+
+@dataclass(frozen=True)
+class LDiversity:
+    """l-diversity of the sensitive values of every class (slide "l-diversity").
+
+    Parameters
+    ----------
+    l : float
+        ``l >= 1`` (non-integer values make sense for ``entropy`` only; ``recursive`` uses
+        ``ceil(l)``).
+    kind : {"distinct", "entropy", "recursive", "frequency"}
+        ``distinct``: at least ``l`` distinct values; ``entropy``: entropy (natural log)
+        ``>= log l``; ``recursive``: ``r_1 < c (r_l + ... + r_m)`` (Machanavajjhala et al.
+        2007); ``frequency``: ``l * max_value_count <= size`` (no value above a ``1/l`` share).
+        Every kind also needs at least ``l`` records.
+    c : float, required for ``kind="recursive"``
+        The constant of recursive (c, l)-diversity, ``c > 0``.
+    sa : str, optional
+        The sensitive column the requirement is about (the lattice search needs it when
+        several are encoded; ``None``: the only one).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For ``l < 1``, an unknown ``kind``, a missing or non-positive ``c`` with
+        ``kind="recursive"``, or an ``sa`` that is not one column name.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([[2, 2, 1], [4, 1, 0]])
+    >>> sizes = counts.sum(axis=1)
+    >>> LDiversity(3).satisfied(sizes, counts).tolist()
+    [True, False]
+    >>> LDiversity(2, kind="frequency").satisfied(sizes, counts).tolist()
+    [True, False]
+    >>> LDiversity(2, kind="recursive", c=2).label()
+    'recursive (2,2)-diversity'
+    """
+
+    l: float
+    _: KW_ONLY
+    kind: str = "distinct"
+    c: float | None = None
+    sa: str | None = None
+
+    def __post_init__(self):
+        _check_sa_name(self.sa)
+        check_l(self.l)
+        check_in(self.kind, "kind", L_KINDS)
+        if self.kind == "recursive":
+            if self.c is None:
+                raise ValueError("c: recursive (c, l)-diversity needs a constant c > 0, got None")
+            check_positive(self.c, "c")
+        elif self.c is not None:
+            check_positive(self.c, "c")
+
+    def label(self) -> str:
+        """A short name.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> LDiversity(3, kind="entropy").label()
+        'entropy 3-diversity'
+        """
+        if self.kind == "recursive":
+            return f"recursive ({self.c:g},{self.l:g})-diversity"
+        return f"{self.kind} {self.l:g}-diversity"
+
+    def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """One bool per class: it is l-diverse of this ``kind``.
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes (the row sums of ``counts``).
+        counts : array of shape (m, S)
+            Sensitive-value counts of every class.
+        q : ignored
+
+        Returns
+        -------
+        ndarray of bool, shape (m,)
+        """
+        sizes = _sizes(sizes)
+        M = _counts(counts, sizes, "l-diversity")
+        ok = sizes >= self.l                     # every kind needs at least l records per class
+        if self.kind == "distinct":
+            return ok & ((M > 0).sum(axis=1) >= self.l)
+        if self.kind == "frequency":
+            return ok & (M.max(axis=1) * self.l <= sizes)
+        if self.kind == "entropy":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                P = M / M.sum(axis=1, keepdims=True)
+                H = -np.where(P > 0, P * np.log(np.where(P > 0, P, 1.0)), 0.0).sum(axis=1)
+            return ok & (H >= np.log(self.l) - 1e-12)
+        l = int(np.ceil(self.l))
+        if l > M.shape[1]:
+            return np.zeros(len(sizes), dtype=bool)
+        R = -np.sort(-M, axis=1)
+        tail = R[:, l - 1:].sum(axis=1)
+        return ok & (R[:, 0] < self.c * tail)
+
+    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
+        """True when every class is satisfied (``satisfied(...).all()``)."""
+        return bool(self.satisfied(sizes, counts, q=q).all())
+
+
+@dataclass(frozen=True)
+class TCloseness:
+    """t-closeness: every class's sensitive distribution is within EMD ``t`` of ``q``.
+
+    Slide "t-closeness definition"; the EMD closed forms of :mod:`privlib.closeness`, chosen
+    by :func:`privlib.closeness.ground_distance`.
+
+    Parameters
+    ----------
+    t : float
+        The largest EMD allowed, in [0, 1] (the range of the EMD).
+    distance : {"equal", "ordered", "hierarchical"}
+        The ground distance; ``ordered`` reads the columns of ``counts`` in the order of the
+        domain, ``hierarchical`` as ``hierarchy.leaves``.
+    hierarchy : Hierarchy, required for ``distance="hierarchical"``
+    sa : str, optional
+        The sensitive column the requirement is about (``None``: the only one).
+
+    Raises
+    ------
+    ValueError, TypeError
+        For ``t`` outside [0, 1], an unknown ``distance``, ``distance="hierarchical"`` without
+        a ``Hierarchy``, or an ``sa`` that is not one column name.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> counts = np.array([[3, 1, 0], [1, 1, 2]])
+    >>> q = np.array([0.4, 0.3, 0.3])
+    >>> req = TCloseness(0.3, distance="ordered")
+    >>> req.distances(counts.sum(axis=1), counts, q=q).round(3).tolist()
+    [0.325, 0.175]
+    >>> req.satisfied(counts.sum(axis=1), counts, q=q).tolist()
+    [False, True]
+    >>> TCloseness(0.2).holds(counts.sum(axis=1), counts, q=q)
+    False
+    """
+
+    t: float
+    _: KW_ONLY
+    distance: str = "equal"
+    hierarchy: Hierarchy | None = None
+    sa: str | None = None
+
+    def __post_init__(self):
+        _check_sa_name(self.sa)
+        check_probability(self.t, "t")   # an EMD lies in [0, 1]
+        check_in(self.distance, "distance", DISTANCES)
+        if self.distance == "hierarchical" and not isinstance(self.hierarchy, Hierarchy):
+            raise ValueError("hierarchy: distance='hierarchical' needs a privlib Hierarchy, got "
+                             f"{type(self.hierarchy).__name__}")
+
+    def label(self) -> str:
+        """A short name.
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> TCloseness(0.2, sa="occupation").label()
+        '0.2-closeness (occupation)'
+        """
+        return f"{self.t:g}-closeness ({self.sa})" if self.sa is not None else f"{self.t:g}-closeness"
+
+    def distances(self, sizes: ArrayLike, counts: ArrayLike, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """The EMD of every class's sensitive distribution to ``q``.
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes (the row sums of ``counts``); an empty class gets distance 0.
+        counts : array of shape (m, S)
+            Sensitive-value counts of every class.
+        q : array of shape (S,), optional
+            The reference distribution; default the distribution of all the classes together
+            (the whole table when the classes partition it).
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+        """
+        sizes = _sizes(sizes)
+        M = _counts(counts, sizes, "t-closeness")
+        if q is None:
+            q = M.sum(axis=0) / M.sum()
+        P = M / np.maximum(sizes, 1)[:, None]
+        P[sizes == 0] = q
+        return np.atleast_1d(ground_distance(self.distance, hierarchy=self.hierarchy)(P, q))
+
+    def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """One bool per class: its EMD to ``q`` is at most ``t`` (up to 1e-12).
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes (the row sums of ``counts``).
+        counts : array of shape (m, S)
+            Sensitive-value counts of every class.
+        q : array of shape (S,), optional
+            The reference distribution (see :meth:`distances`).
+
+        Returns
+        -------
+        ndarray of bool, shape (m,)
+        """
+        return self.distances(sizes, counts, q=q) <= self.t + 1e-12
+
+    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
+        """True when every class is satisfied (``satisfied(...).all()``)."""
+        return bool(self.satisfied(sizes, counts, q=q).all())

@@ -1,0 +1,385 @@
+"""The OnTheMap-style synthesizer's settings, grid and prior domains (slides "Coarsening
+Steps" to "Refinement: Editing the Prior Domain", "Analytical Validity Measures")."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .._validation import (
+    as_generator,
+    check_array,
+    check_delta,
+    check_epsilon,
+    check_in,
+    check_int,
+    check_positive,
+    check_probability,
+)
+from ._schema import CommutingData, check_commuting_data, tract_distances
+from ._transition import DISCLOSURE_RULES
+
+# ----------------------------------------------------------------------------------------
+# OnTheMap-style synthesizer
+# ----------------------------------------------------------------------------------------
+#: Upper edges (miles) of the grid's distance categories after 0 and (0-1).
+DISTANCE_BINS = (1.0, 4.0, 10.0, 25.0, 100.0, 500.0)
+#: Labels of the grid's distance categories.
+DISTANCE_LABELS = ("0", "(0-1)", "[1-4)", "[4-10)", "[10-25)", "[25-100)", "[100-500)", "[500-high]")
+#: Labels of the grid's direction categories (N/A: same place).
+DIRECTION_LABELS = ("NW", "NE", "SW", "SE", "N/A")
+#: Number of cells of the distance x direction grid.
+N_GRID = len(DISTANCE_LABELS) * len(DIRECTION_LABELS)
+
+
+def grid_cell(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """Cell of the slides' 8 distance x 5 direction grid (slide "Analytical Validity Measures").
+
+    Distance categories (miles): 0, (0-1), [1-4), [4-10), [10-25), [25-100), [100-500), [500+);
+    direction of the residence seen from the workplace: NW, NE, SW, SE, or "N/A" at distance 0.
+    Returns ``8 * 5`` cell indices ``distance_category * 5 + direction`` (29 are reachable).
+
+    Parameters
+    ----------
+    dx, dy : array_like
+        Residence minus workplace coordinates (miles), finite.
+
+    Returns
+    -------
+    numpy.ndarray of int
+        Cell indices in 0..39, the shape of ``dx``.
+
+    Raises
+    ------
+    ValueError
+        NaN or infinite offsets.
+
+    Examples
+    --------
+    >>> grid_cell([0.0, -0.5, 3.0], [0.0, 0.5, -1.0]).tolist()   # N/A at 0; NW (0-1); SE [1-4)
+    [4, 5, 13]
+    """
+    dx = check_array(dx, "dx")
+    dy = check_array(dy, "dy")
+    d = np.hypot(dx, dy)
+    dcat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right"))
+    direc = np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3))
+    direc = np.where(d == 0, 4, direc)
+    return dcat * len(DIRECTION_LABELS) + direc
+
+
+@dataclass(frozen=True)
+class OTMSettings:
+    """Parameters of the OnTheMap-style synthesizer (slide "Final Privacy Settings for OnTheMap V3").
+
+    Parameters
+    ----------
+    eps, delta : float
+        (eps, delta)-PDP target that sets the minimum prior sample size alpha_min(m) through
+        :func:`min_alpha_for_pdp` (two-category search, ``alpha_rule`` / ``alpha_prior``),
+        evaluated at ``min(m, m_cap)`` for a workplace with published employment m.
+    min_p : float
+        Minimum retention probability of the domain pruning.
+    prior_strength : float
+        f(prior density) = prior_strength x (prior share of the point); alpha_i =
+        max(alpha_min, f).  With the default 1 every informative alpha_i <= 1, so ceil(alpha_i) = 1
+        in :func:`pruned_epsilon` whenever alpha_min <= 1.
+    coarsen_percentiles : tuple of float
+        Tracts closer than the first percentile of the prior commute distances stay tracts,
+        up to the second become PUMAs, beyond become super-PUMAs (slide "Coarsening Steps").
+    edit_rules : tuple of (float, float)
+        ((distance, elimination probability), ...) for prior-zero points (slide "Refinement:
+        Editing the Prior Domain"): the first rule whose distance is exceeded applies.
+    alpha_rule, alpha_prior : str
+        ``rule`` and ``prior`` of the :func:`min_alpha_for_pdp` search.
+    m_cap : int
+        alpha_min(m) is computed at ``min(m, m_cap)``.
+
+    Raises
+    ------
+    ValueError
+        A setting out of range (named in the message).
+
+    Examples
+    --------
+    >>> s = OTMSettings(eps=2.0)
+    >>> s.eps, s.delta, s.min_p
+    (2.0, 1e-06, 0.025)
+    """
+
+    eps: float = 4.6
+    delta: float = 1e-6
+    min_p: float = 0.025
+    prior_strength: float = 1.0
+    coarsen_percentiles: tuple = (50.0, 90.0)
+    edit_rules: tuple = ((500.0, 0.98), (200.0, 0.9), (100.0, 0.5))
+    alpha_rule: str = "any"
+    alpha_prior: str = "worst"
+    m_cap: int = 64
+
+    def __post_init__(self):
+        check_epsilon(self.eps)
+        check_delta(self.delta)
+        check_probability(self.min_p, "min_p", low_open=True)
+        check_positive(self.prior_strength, "prior_strength")
+        lo, hi = self.coarsen_percentiles
+        if not 0 < lo <= hi < 100:
+            raise ValueError(f"coarsen_percentiles: expected 0 < p1 <= p2 < 100, got {self.coarsen_percentiles!r}")
+        for d, p in self.edit_rules:
+            check_positive(d, "edit_rules distance")
+            check_probability(p, "edit_rules probability")
+        check_in(self.alpha_rule, "alpha_rule", DISCLOSURE_RULES)
+        check_in(self.alpha_prior, "alpha_prior", ("worst", "prior"))
+        check_int(self.m_cap, "m_cap", minimum=1)
+
+
+@dataclass(frozen=True)
+class Domains:
+    """Coarsened, edited prior domains, one per work tract (CSR layout).
+
+    Points of work tract ``work_tracts[i]`` are ``offsets[i]:offsets[i+1]``; ``code`` =
+    i * 3 n_tracts + level * n_tracts + unit id (level 0 tract, 1 PUMA, 2 super-PUMA) is sorted.
+    Made by :func:`build_domains`.
+
+    Parameters
+    ----------
+    work_tracts, offsets, code, level : numpy.ndarray
+        The CSR layout above.
+    rep_block : numpy.ndarray
+        Representative block of each point.
+    prior_count : numpy.ndarray
+        Public prior count of each point.
+    eliminated : numpy.ndarray of bool
+        Points edited away.
+    distance : numpy.ndarray
+        Work tract to representative block (miles).
+    cutoffs : tuple of float
+        The coarsening cut-offs (miles).
+    n_tracts : int
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 0]),
+    ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, False]),
+    ...             np.array([0.1, 3.0]), (1.0, 2.0), 2)
+    >>> d.sizes.tolist(), float(d.summary().loc["Total", "Mean"])
+    ([2], 2.0)
+    """
+
+    work_tracts: np.ndarray
+    offsets: np.ndarray
+    code: np.ndarray
+    level: np.ndarray
+    rep_block: np.ndarray
+    prior_count: np.ndarray
+    eliminated: np.ndarray
+    distance: np.ndarray
+    cutoffs: tuple
+    n_tracts: int
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Points per work tract (before pruning, edited points included)."""
+        return np.diff(self.offsets)
+
+    def summary(self) -> pd.DataFrame:
+        """Support points per work tract before pruning, by level and by distance (form of the
+        slides' table "Support Points in Prior Domain").
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows Total, Tract, PUMA, Super-PUMA and five distance bands; columns Mean, Min, Max.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 1]),
+        ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, True]),
+        ...             np.array([0.1, 300.0]), (1.0, 2.0), 2)
+        >>> d.summary()["Mean"].tolist()
+        [1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+        """
+        tid = np.repeat(np.arange(self.work_tracts.size), self.sizes)
+        keep = ~self.eliminated
+        rows = {}
+        rows["Total"] = np.bincount(tid[keep], minlength=self.work_tracts.size)
+        for lv, name in enumerate(("Tract", "PUMA", "Super-PUMA")):
+            rows[name] = np.bincount(tid[keep & (self.level == lv)], minlength=self.work_tracts.size)
+        edges = (0, 10, 25, 100, 500, np.inf)
+        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
+        for lo, hi, name in zip(edges[:-1], edges[1:], labels):
+            sel = keep & (self.distance >= lo) & (self.distance < hi)
+            rows[name] = np.bincount(tid[sel], minlength=self.work_tracts.size)
+        return pd.DataFrame({k: [v.mean(), v.min(), v.max()] for k, v in rows.items()},
+                            index=["Mean", "Min", "Max"]).T
+
+    def positive_fraction(self, *, edited: bool = True) -> pd.DataFrame:
+        """Fraction of domain points with positive prior counts, by distance band: mean and SD
+        across work tracts (form of the slides' tables "Fraction of Points in the Prior Domain
+        with Positive Counts" before (``edited=False``) and after editing).
+
+        Parameters
+        ----------
+        edited : bool
+            Count only the points kept by the editing.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Rows: five distance bands and All; columns Mean, SD.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 1]),
+        ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, True]),
+        ...             np.array([0.1, 300.0]), (1.0, 2.0), 2)
+        >>> d.positive_fraction(edited=False).loc["All", "Mean"].item()
+        0.5
+        """
+        tid = np.repeat(np.arange(self.work_tracts.size), self.sizes)
+        keep = ~self.eliminated if edited else np.ones(self.code.size, bool)
+        pos = (self.prior_count > 0).astype(float)
+        edges = (0, 10, 25, 100, 500, np.inf)
+        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
+        rows = {}
+        bands = [((self.distance >= lo) & (self.distance < hi), nm)
+                 for lo, hi, nm in zip(edges[:-1], edges[1:], labels)]
+        bands.append((np.ones(self.code.size, bool), "All"))
+        for sel, nm in bands:
+            s = keep & sel
+            cnt = np.bincount(tid[s], minlength=self.work_tracts.size)
+            frac = np.bincount(tid[s], weights=pos[s], minlength=self.work_tracts.size)[cnt > 0] / cnt[cnt > 0]
+            rows[nm] = {"Mean": frac.mean() if frac.size else np.nan, "SD": frac.std() if frac.size else np.nan}
+        return pd.DataFrame(rows).T
+
+
+def _weighted_percentiles(values, weights, qs):
+    order = np.argsort(values, kind="stable")
+    v, w = values[order], weights[order]
+    cw = np.cumsum(w) / w.sum()
+    return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
+
+
+def _unit_keys(geo, dist, cut):
+    """Coarsened unit key level * n_tracts + id for a (work tracts x all tracts) distance matrix."""
+    n_t = geo.n_tracts
+    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
+    ids = np.stack([np.arange(n_t), geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()])
+    return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
+
+
+def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(), rng: int | np.random.Generator,
+                  chunk: int = 256) -> Domains:
+    """Coarsen and edit the prior domain of every work tract that has a workplace.
+
+    Slides "Coarsening Steps", "Effects of Coarsening", "Refinement: Editing the Prior Domain":
+
+    1. cut-offs = the ``coarsen_percentiles`` of the commute distances in the public prior
+       table (tract centroid to tract centroid, weighted by counts);
+    2. each origin tract r of work tract t is kept as a tract (d < p50), coarsened to its
+       PUMA (p50 <= d < p90) or to its super-PUMA (d >= p90); a coarsened unit is the set of
+       tracts mapped to it;
+    3. each unit is represented by one block drawn at random among its tracts' blocks;
+    4. units with zero prior count are eliminated with the ``edit_rules`` probabilities by
+       the distance from the work tract to the representative block.
+
+    Parameters
+    ----------
+    data : CommutingData
+    settings : OTMSettings
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+    chunk : int
+        Work tracts per vectorised chunk, >= 1.
+
+    Returns
+    -------
+    Domains
+
+    Raises
+    ------
+    TypeError, ValueError
+        Data without the CommutingData tables, ids out of range, NaN / infinite coordinates or
+        counts, an empty workplace table or prior table, a ``chunk`` < 1.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.synth import CommutingData, Geography
+    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
+    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
+    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
+    >>> data = CommutingData(Geography(blocks, tracts),
+    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
+    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
+    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    >>> dom = build_domains(data, rng=0)
+    >>> dom.sizes.tolist(), dom.prior_count.tolist()
+    ([2], [5.0, 2.0])
+    """
+    if not isinstance(settings, OTMSettings):
+        raise TypeError(f"settings: expected OTMSettings, got {type(settings).__name__}")
+    check_commuting_data(data)
+    chunk = check_int(chunk, "chunk", minimum=1)
+    gen = as_generator(rng)
+    geo = data.geography
+    n_t = geo.n_tracts
+    K = 3 * n_t
+    bpt = len(geo.blocks) // n_t
+    bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
+    tx, ty = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
+    pr = data.prior
+    pw, ph, pc = pr["work_tract"].to_numpy(), pr["home_tract"].to_numpy(), pr["count"].to_numpy(float)
+    pd_ = np.hypot(tx[pw] - tx[ph], ty[pw] - ty[ph])
+    cut = tuple(_weighted_percentiles(pd_, pc, settings.coarsen_percentiles))
+    wt = np.unique(data.workplaces["tract"].to_numpy())
+    parts = {k: [] for k in ("code", "level", "rep", "prior", "dist")}
+    sizes = np.zeros(wt.size, dtype=np.int64)
+    pr_sorted = np.argsort(pw, kind="stable")
+    pw_s = pw[pr_sorted]
+    for c0 in range(0, wt.size, chunk):
+        tt = wt[c0:c0 + chunk]
+        dist = tract_distances(geo, tt)
+        key = _unit_keys(geo, dist, cut)
+        code = (np.arange(c0, c0 + tt.size)[:, None] * K + key).ravel()
+        u = gen.random(code.size)
+        order = np.argsort(code + u)  # sort: unique keys (code < 2^52 plus a continuous draw)
+        code_o = code[order]
+        first = np.r_[True, code_o[1:] != code_o[:-1]]
+        ucode = code_o[first]
+        rep_tract = (order[first] % n_t)
+        rep_block = rep_tract * bpt + gen.integers(0, bpt, size=ucode.size)
+        # prior counts of the chunk's work tracts, mapped to units
+        lo, hi = np.searchsorted(pw_s, tt[0], side="left"), np.searchsorted(pw_s, tt[-1], side="right")
+        sel = pr_sorted[lo:hi]
+        row = np.minimum(np.searchsorted(tt, pw[sel]), tt.size - 1)
+        mine = tt[row] == pw[sel]  # prior rows of work tracts without workplaces are ignored
+        sel, row = sel[mine], row[mine]
+        pkey = key[row, ph[sel]]
+        pcode = (c0 + row) * K + pkey
+        prior = np.zeros(ucode.size)
+        np.add.at(prior, np.searchsorted(ucode, pcode), pc[sel])
+        ti = ucode // K - c0
+        dist_rep = np.hypot(tx[tt[ti]] - bx[rep_block], ty[tt[ti]] - by[rep_block])
+        parts["code"].append(ucode)
+        parts["level"].append((ucode % K) // n_t)
+        parts["rep"].append(rep_block)
+        parts["prior"].append(prior)
+        parts["dist"].append(dist_rep)
+        sizes[c0:c0 + tt.size] = np.bincount(ti, minlength=tt.size)
+    code = np.concatenate(parts["code"])
+    prior = np.concatenate(parts["prior"])
+    dist = np.concatenate(parts["dist"])
+    p_elim = np.zeros(code.size)
+    for d_min, p in sorted(settings.edit_rules, key=lambda r: r[0]):
+        p_elim = np.where(dist > d_min, p, p_elim)
+    eliminated = (prior == 0) & (gen.random(code.size) < p_elim)
+    return Domains(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
+                   level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
+                   prior_count=prior, eliminated=eliminated, distance=dist, cutoffs=cut, n_tracts=n_t)
+
+
