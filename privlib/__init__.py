@@ -13,6 +13,7 @@ Modules, by layer (a module imports only from its own layer or below; see ``ARCH
 2  partition          spatial decompositions: Mondrian (k, l, t) and the DP kd-tree
 2  attacks            the naive-Bayes attack on a decomposition
 2  metrics            empirical privacy (breach) and utility (range-query error)
+2  release            every release as a decomposition; the anonymized table; information loss
 2  diffgen            DiffGen, top-down specialization (TDS) and classification accuracy
 2  noise              QWI multiplicative noise infusion (ramp distribution)
 2  synth              OnTheMap: Multinomial-Dirichlet synthesizer, DP ratios, PDP
@@ -53,7 +54,8 @@ _warnings.filterwarnings("always", category=PrivacyLeakWarning, append=True)
 _MODULES = (
     "accounting", "mechanisms", "hierarchy",
     "closeness", "requirements",
-    "models", "generalization", "partition", "attacks", "metrics", "diffgen", "noise", "synth", "reident",
+    "models", "generalization", "partition", "attacks", "metrics", "release", "diffgen", "noise", "synth",
+    "reident",
     "data", "simulate", "sources",
     "experiments", "scorecard",
 )
