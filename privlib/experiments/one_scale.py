@@ -242,16 +242,16 @@ def _from_diffgen(setup: Setup, rel, params: dict) -> Decomposition:
                       domain_lower=lo, domain_upper=hi, ledger=rel.ledger, params=params)
 
 
-def _diffgen(setup: Setup, family: str, value: float, hierarchies: Mapping, gen) -> Decomposition:
+def _diffgen(setup: Setup, family: str, value: float, hierarchies: Mapping, gen, h: int) -> Decomposition:
     from ..diffgen import diffgen, tds
     tax = {a: (HOURS_DOMAIN if a == "hours_per_week" else hierarchies[a]) for a in setup.qi}
     df = _decoded(setup)
     if family == "tds":
         rel = tds(df, list(setup.qi), setup.sa, tax, k=int(value))
         return _from_diffgen(setup, rel, {"model": "tds", "k": int(value)})
-    rel = diffgen(df, list(setup.qi), setup.sa, tax, eps=value, h=DIFFGEN_H, classes=list(setup.sa_values), rng=gen)
+    rel = diffgen(df, list(setup.qi), setup.sa, tax, eps=value, h=h, classes=list(setup.sa_values), rng=gen)
     rel.ledger.check(value)
-    return _from_diffgen(setup, rel, {"model": "diffgen", "eps": value, "h": DIFFGEN_H,
+    return _from_diffgen(setup, rel, {"model": "diffgen", "eps": value, "h": h,
                                       "eps_unspent": rel.eps_unspent})
 
 
@@ -318,7 +318,7 @@ def _check_value(family: str, value) -> float:
 
 
 def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Generator,
-            hierarchies: Mapping | None = None) -> Released:
+            hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H) -> Released:
     """Publish ``setup`` with one mechanism and convert the release to a Decomposition.
 
     ``mondrian-*`` and ``dp-kdtree``: :func:`privlib.experiments.empirical_privacy.build`
@@ -350,6 +350,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     hierarchies : mapping, optional
         ``{qi: Hierarchy}`` for ``fulldomain-*``, ``tds`` and ``diffgen`` (default
         :func:`adult_hierarchies`).
+    diffgen_h : int, default :data:`DIFFGEN_H`
+        DiffGen's number of specializations.
 
     Returns
     -------
@@ -382,7 +384,7 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         if family.startswith("fulldomain-"):
             dec = _fulldomain(setup, family[-1], value, hierarchies)
         else:
-            dec = _diffgen(setup, family, value, hierarchies, gen)
+            dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     else:
         dec = {"onthemap": _onthemap, "qwi": _qwi, "swap": _swap, "laplace": _laplace}[family](setup, value, gen)
     if GUARANTEES[family][1] == "eps-DP" or family == "onthemap":
@@ -425,10 +427,11 @@ def measure(setup: Setup, workload: Workload, decomposition: Decomposition) -> d
             "alpha": median_relative_error(decomposition, workload)}
 
 
-def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping) -> dict:
+def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping | None, diffgen_h: int) -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
-    r = release(setup, family, value, rng=np.random.default_rng(child), hierarchies=hierarchies)
+    r = release(setup, family, value, rng=np.random.default_rng(child), hierarchies=hierarchies,
+                diffgen_h=diffgen_h)
     return {"family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "eps_spent": r.decomposition.ledger.total(),
             **measure(setup, workload, r.decomposition)}
@@ -436,6 +439,7 @@ def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping
 
 def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]], *, seed: int, n_seeds: int,
           n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale", hierarchies: Mapping | None = None,
+          diffgen_h: int = DIFFGEN_H,
           deterministic: Sequence[str] = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l",
                                           "fulldomain-t", "tds")) -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
@@ -461,6 +465,8 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
         The bar's label.
     hierarchies : mapping, optional
         As :func:`release` (default :func:`adult_hierarchies` when a family needs them).
+    diffgen_h : int, default :data:`DIFFGEN_H`
+        As :func:`release`.
     deterministic : sequence of str
         Families run once.
 
@@ -482,8 +488,8 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
     ...           sa_values=("a", "b"))
     >>> wl = range_workload(s.df, ["x"], n=5, rng=0, domain=s.domain)
     >>> rows = sweep(s, wl, {"mondrian-k": [2, 4], "laplace": [1.0]}, seed=0, n_seeds=2)
-    >>> rows[["family", "value", "seed"]].values.tolist()
-    [['mondrian-k', 2, 0], ['mondrian-k', 4, 0], ['laplace', 1.0, 0], ['laplace', 1.0, 1]]
+    >>> rows[["family", "seed", "leaves"]].values.tolist()
+    [['mondrian-k', 0, 4], ['mondrian-k', 0, 2], ['laplace', 0, 8], ['laplace', 1, 8]]
     """
     setup = _check_setup(setup)
     n_jobs = check_n_jobs(n_jobs)
@@ -504,5 +510,5 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
         needs = any(f.startswith("fulldomain-") or f in ("tds", "diffgen") for f in grid)
         hierarchies = adult_hierarchies(setup) if needs else None
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
-               shared={"setup": setup, "workload": workload, "hierarchies": hierarchies})
+               shared={"setup": setup, "workload": workload, "hierarchies": hierarchies, "diffgen_h": diffgen_h})
     return pd.DataFrame(rows)
