@@ -174,3 +174,18 @@ def test_bad_types():
         sweep(SETUP, WL, {"nope": [1.0]}, seed=0, n_seeds=1)
     with pytest.raises(TypeError, match="seed"):
         sweep(SETUP, WL, {"laplace": [1.0]}, seed=None, n_seeds=1)
+
+
+def test_information_losses_hand_checked():
+    # full-domain k = 2 (see test_fulldomain_k2_hand_checked): four classes of 2; every box spans 2 of
+    # the 4 codes of x (numeric NCP 1/3), y exact: box NCP = (1/3 + 0) / 2 = 1/6.  Tight ranges: the
+    # classes {(0,0) (0,0)} and {(2,1) (2,1)} have x exact, {(0,1) (1,1)} and {(2,0) (3,0)} span 1/3:
+    # tight NCP = (4 * 1/3) / 8 / 2 = 1/12.  DM = 4 * 2^2 = 16; C_avg = (8 / 4) / 2 = 1
+    from privlib.experiments.one_scale import information_losses
+    loss = information_losses(SETUP, ["fulldomain-k"], k=2, hierarchies=HIER)
+    row = loss.loc["fulldomain-k"]
+    assert (row["classes"], row["dm"], row["c_avg"]) == (4.0, 16.0, 1.0)
+    assert row["ncp_tight"] == pytest.approx(1 / 12)
+    assert row["ncp_box"] == pytest.approx(1 / 6)
+    with pytest.raises(ValueError, match="families"):
+        information_losses(SETUP, ["laplace"], k=2)

@@ -52,7 +52,7 @@ from ._runner import check_n_jobs, run, spawn
 from .empirical_privacy import Setup, build
 
 __all__ = ["FAMILIES", "GUARANTEES", "SA_PERTURBING", "Released", "adult_hierarchies", "release", "measure",
-           "sweep"]
+           "sweep", "information_losses"]
 
 #: family -> (the parameter's name, the formal guarantee the release carries).
 GUARANTEES = {
@@ -512,3 +512,52 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
                shared={"setup": setup, "workload": workload, "hierarchies": hierarchies, "diffgen_h": diffgen_h})
     return pd.DataFrame(rows)
+
+
+def information_losses(setup: Setup, families: Sequence[str], *, k: int, hierarchies: Mapping | None = None,
+                       categorical: Sequence[str] | None = None) -> pd.DataFrame:
+    """Information loss of k-anonymous releases (:func:`privlib.release.information_loss`), one row each.
+
+    Parameters
+    ----------
+    setup : Setup
+    families : sequence of str
+        Deterministic k-anonymity families (``"mondrian-k"``, ``"fulldomain-k"``, ``"tds"``).
+    k : int
+        The k of every release (and of C_avg).
+    hierarchies : mapping, optional
+        As :func:`release`.
+    categorical : sequence of str, optional
+        QIs whose NCP is the categorical ``|u| / |A|`` (default: the QIs listed in
+        ``setup.orders``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by family: ``classes``, ``ncp_tight``, ``ncp_box``, ``dm``, ``c_avg``.
+
+    Raises
+    ------
+    ValueError
+        For a family that is not a k-anonymity family.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)})
+    >>> information_losses(s, ["mondrian-k"], k=4)[["classes", "dm", "c_avg"]].values.tolist()
+    [[2.0, 32.0, 1.0]]
+    """
+    from ..release import information_loss
+    setup = _check_setup(setup)
+    for f in families:
+        check_in(f, "families", tuple(f for f in FAMILIES if GUARANTEES[f][0] == "k"))
+    if categorical is None:
+        categorical = [a for a in setup.qi if a in setup.orders]
+    rows = {}
+    for f in families:
+        dec = release(setup, f, k, rng=0, hierarchies=hierarchies).decomposition   # deterministic: rng unused
+        loss = information_loss(setup.df, dec, k=k, categorical=list(categorical))
+        rows[f] = {"classes": float(loss.n_classes), "ncp_tight": loss.ncp_tight, "ncp_box": loss.ncp_box,
+                   "dm": loss.dm, "c_avg": loss.c_avg}
+    return pd.DataFrame.from_dict(rows, orient="index")

@@ -1,0 +1,20 @@
+"""Randomness-contract cases: privlib.experiments.one_scale (see tests/contract.py).
+
+``release`` draws for the randomized families (here the Laplace histogram and swapping); the sweep's
+tasks get their generators from ``privlib.experiments.spawn`` of the required ``seed``.
+"""
+import numpy as np
+import pandas as pd
+
+from contract import Case
+from privlib.experiments import empirical_privacy as ep
+from privlib.experiments import one_scale as osc
+
+_gen = np.random.default_rng(0)
+DF = pd.DataFrame({"x": _gen.integers(0, 4, 40), "y": _gen.integers(0, 2, 40), "s": _gen.choice(["a", "b"], 40)})
+SETUP = ep.Setup("toy", DF, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_values=("a", "b"))
+
+CASES = [
+    Case(osc.release, (SETUP, "laplace", 1.0), {}, view=lambda r: r.decomposition.histograms),
+    Case(osc.release, (SETUP, "swap", 0.5), {}, id="release swap", view=lambda r: r.decomposition.histograms),
+]
