@@ -329,7 +329,9 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     -> :func:`privlib.release.from_generalization`.  ``tds`` / ``diffgen``: chapter 3's
     algorithms with the QIs as predictors and the SA as class (DiffGen: ``h`` =
     :data:`DIFFGEN_H`, hours per week on ``[1, 100)``); every combination of cut values is a
-    box (a hierarchy node is an interval of codes) -> :func:`privlib.release.from_boxes`.
+    box (a hierarchy node is an interval of codes) -> :func:`privlib.release.from_boxes`; a
+    numerical cut interval that holds no integer code (DiffGen draws split points uniformly inside
+    an interval) holds no record, so its noisy counts are left out (``params["dropped_count"]``).
     ``onthemap``: :func:`privlib.synth.synthesize_table` on the QI-cell x SA table (cell sizes
     public) -> :func:`privlib.release.from_histogram`.  ``qwi``: one ramp factor per QI cell
     with ``a = 1 + value / 2``, ``b = 1 + value`` (slide "Noise Factor Distribution").
@@ -434,6 +436,7 @@ def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping
                 diffgen_h=diffgen_h)
     return {"family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "eps_spent": r.decomposition.ledger.total(),
+            "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
             **measure(setup, workload, r.decomposition)}
 
 
@@ -473,7 +476,9 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
     Returns
     -------
     pandas.DataFrame
-        ``family, parameter, value, seed, guarantee, eps_spent`` and :func:`measure`'s columns.
+        ``family, parameter, value, seed, guarantee, eps_spent``, ``dropped`` (TDS / DiffGen: the
+        released count of cells whose numerical interval holds no integer code, left out of the
+        boxes) and :func:`measure`'s columns.
 
     Raises
     ------
