@@ -10,19 +10,15 @@ book's five sources on chapter 2's Adult setup
 :class:`privlib.partition.Decomposition` with :mod:`privlib.release`, so that the same attack
 and the same workload measure all of them:
 
-=================== ============================================================ ==========
-family              mechanism (library function)                                  parameter
-=================== ============================================================ ==========
-``mondrian-k/l/t``  Mondrian (:func:`privlib.partition.mondrian`, chapter 2)          k, l, t
-``dp-kdtree``       DP kd-tree (:func:`privlib.partition.dp_kdtree`, chapter 2)       eps
-``fulldomain-k/l/t`` lattice search (:func:`privlib.generalization.search`, ch. 1)    k, l, t
-``tds``             TDS (:func:`privlib.diffgen.tds`, chapter 3)                       k
-``diffgen``         DiffGen, the SA as class (:func:`privlib.diffgen.diffgen`)         eps
-``onthemap``        Multinomial-Dirichlet (:func:`privlib.synth.synthesize_table`)     eps
-``qwi``             QWI ramp noise per QI cell (:mod:`privlib.noise`, chapter 4)       b - 1
-``swap``            SA swapping (:func:`privlib.reident.swap`, chapter 5)              rate
-``laplace``         Laplace histogram (:func:`privlib.mechanisms.laplace`)             eps
-=================== ============================================================ ==========
+* ``mondrian-k/l/t`` -- Mondrian (:func:`privlib.partition.mondrian`, chapter 2); parameter k, l, t
+* ``dp-kdtree`` -- DP kd-tree (:func:`privlib.partition.dp_kdtree`, chapter 2); parameter eps
+* ``fulldomain-k/l/t`` -- lattice search (:func:`privlib.generalization.search`, ch. 1); parameter k, l, t
+* ``tds`` -- TDS (:func:`privlib.diffgen.tds`, chapter 3); parameter k
+* ``diffgen`` -- DiffGen, the SA as class (:func:`privlib.diffgen.diffgen`); parameter eps
+* ``onthemap`` -- Multinomial-Dirichlet (:func:`privlib.synth.synthesize_table`); parameter eps
+* ``qwi`` -- QWI ramp noise per QI cell (:mod:`privlib.noise`, chapter 4); parameter b - 1
+* ``swap`` -- SA swapping (:func:`privlib.reident.swap`, chapter 5); parameter rate
+* ``laplace`` -- Laplace histogram (:func:`privlib.mechanisms.laplace`); parameter eps
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
 decomposition and the formal guarantee it carries); :func:`measure` gives ``beta`` and
@@ -51,7 +47,7 @@ from ..partition import Decomposition
 from ._runner import check_n_jobs, run, spawn
 from .empirical_privacy import Setup, build
 
-__all__ = ["FAMILIES", "GUARANTEES", "SA_PERTURBING", "Released", "adult_hierarchies", "release", "measure",
+__all__ = ["FAMILIES", "GUARANTEES", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H", "Released", "adult_hierarchies", "release", "measure",
            "sweep", "information_losses"]
 
 #: family -> (the parameter's name, the formal guarantee the release carries).
