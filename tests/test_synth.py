@@ -421,3 +421,18 @@ def test_synth_owns_its_schema_and_does_not_import_the_simulators():
     code = "import sys, privlib.synth; print('scipy.special' in sys.modules)"  # lean import
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+@pytest.mark.parametrize("eps, m", [(0.05, 1), (0.1, 10), (0.5, 3), (1.0, 10), (2.0, 5)])
+def test_pdp_delta_is_zero_at_the_eps_dp_prior(eps, m):
+    """At alpha = m / (e^eps - 1) the worst likelihood ratio is exactly e^eps: eps-DP holds, so
+    delta must be 0 -- not the floating-point rounding of ln(e^eps) just above eps (it was 0.49
+    at eps = 0.05, m = 1)."""
+    from privlib.synth import dp_epsilon, md_transition, min_alpha_for_dp, pdp_delta
+    T = md_transition(m, m, alpha=float(min_alpha_for_dp(m, eps=eps)), kind="posterior-predictive")
+    assert dp_epsilon(T) == pytest.approx(eps, rel=1e-12)
+    for rule in ("smaller", "any"):
+        assert pdp_delta(T, "worst", eps=eps, rule=rule) == 0.0
+    # a ratio clearly above e^eps still fails: half the prior gives delta > 0
+    T_half = md_transition(m, m, alpha=float(min_alpha_for_dp(m, eps=eps)) / 2, kind="posterior-predictive")
+    assert pdp_delta(T_half, "worst", eps=eps) > 0.0
