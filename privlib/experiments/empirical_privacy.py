@@ -27,7 +27,7 @@ from ._readings import QUERY_READINGS, QuerySample, query_readings
 from ._runner import check_n_jobs, run
 
 __all__ = ["ADULT_QI", "ADULT_SA", "CENSUS_QI", "CENSUS_SA", "CENSUS_EDUCATION", "N_SALARY_CLASSES", "Setup",
-           "adult_setup", "census_setup", "industry_pay_class", "build", "evaluate", "sweep", "QUERY_READINGS",
+           "adult_setup", "census_setup", "industry_pay_class", "build", "measure", "evaluate", "sweep", "QUERY_READINGS",
            "QuerySample", "query_readings"]
 
 
@@ -317,6 +317,42 @@ def build(setup: Setup, model: str, value: float, *, rng: int | np.random.Genera
                      median_fraction=kw.get("median_fraction", 0.3), **common)
 
 
+def measure(setup: Setup, workload: Workload, decomposition: Decomposition) -> dict:
+    """beta and alpha of one release: the naive-Bayes attack on every record and the workload's error.
+
+    Parameters
+    ----------
+    setup : Setup
+        The records attacked (all of them, as chapter 2).
+    workload : privlib.metrics.Workload
+        The range queries (the same for every mechanism).
+    decomposition : privlib.partition.Decomposition
+        The release.
+
+    Returns
+    -------
+    dict
+        ``leaves``, ``accuracy`` (of the attack), ``rho`` (the majority baseline), ``beta``
+        (``accuracy / rho - 1``) and ``alpha`` (median relative error).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.metrics import range_workload
+    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)})
+    >>> wl = range_workload(s.df, ["x"], n=5, rng=0, domain=s.domain)
+    >>> m = measure(s, wl, build(s, "k", 4, rng=0))
+    >>> m["beta"], m["alpha"]
+    (1.0, 0.0)
+    """
+    from ..attacks import naive_bayes
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup: expected a privlib.experiments.empirical_privacy.Setup, got {type(setup).__name__}")
+    br = privacy_breach(naive_bayes(decomposition, setup.df))
+    return {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta": br.beta,
+            "alpha": median_relative_error(decomposition, workload)}
+
+
 def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng: int | np.random.Generator,
              **kw: Any) -> dict:
     """Build, attack every record, answer the workload: one row of a figure.
@@ -357,17 +393,15 @@ def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng:
     >>> row["leaves"], row["accuracy"], row["beta"], row["alpha"]
     (2, 1.0, 1.0, 0.0)
     """
-    from ..attacks import leaf_majority, naive_bayes
+    from ..attacks import leaf_majority
     from ..closeness import emd_equal, emd_ordered
     variants = bool(kw.pop("alpha_variants", False))
     second = bool(kw.pop("second_classifier", False))
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     dec = build(setup, model, value, rng=rng, **kw)
-    pred = naive_bayes(dec, setup.df)
-    br = privacy_breach(pred)
-    alpha = median_relative_error(dec, workload)
-    row = dict(model=model, value=value, seed=seed, **kw, leaves=dec.n_leaves, depth=dec.height,
-               accuracy=br.accuracy, rho=br.rho, beta=br.beta, alpha=alpha)
+    m = measure(setup, workload, dec)
+    row = dict(model=model, value=value, seed=seed, **kw, leaves=m["leaves"], depth=dec.height,
+               **{key: m[key] for key in ("accuracy", "rho", "beta", "alpha")})
     if second:
         maj = privacy_breach(leaf_majority(dec, setup.df))
         row.update(accuracy_majority=maj.accuracy, beta_majority=maj.beta)

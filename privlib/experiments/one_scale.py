@@ -42,10 +42,10 @@ import pandas as pd
 from .._progress import check_progress
 from .._validation import as_generator, check_in
 from ..accounting import Ledger, LedgerEntry
-from ..metrics import Workload, median_relative_error, privacy_breach
+from ..metrics import Workload
 from ..partition import Decomposition
 from ._runner import check_n_jobs, run, spawn
-from .empirical_privacy import Setup, build
+from .empirical_privacy import Setup, build, measure
 
 __all__ = ["FAMILIES", "GUARANTEES", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H", "Released", "adult_hierarchies", "release", "measure",
            "sweep", "information_losses"]
@@ -388,41 +388,6 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     if GUARANTEES[family][1] == "eps-DP" or family == "onthemap":
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1])
-
-
-def measure(setup: Setup, workload: Workload, decomposition: Decomposition) -> dict:
-    """beta and alpha of one release: the naive-Bayes attack on every record and the workload's error.
-
-    Parameters
-    ----------
-    setup : Setup
-        The records attacked (all of them, as chapter 2).
-    workload : privlib.metrics.Workload
-        The range queries (the same for every mechanism).
-    decomposition : privlib.partition.Decomposition
-        The release.
-
-    Returns
-    -------
-    dict
-        ``leaves``, ``accuracy`` (of the attack), ``rho`` (the majority baseline), ``beta``
-        (``accuracy / rho - 1``) and ``alpha`` (median relative error).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.metrics import range_workload
-    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)})
-    >>> wl = range_workload(s.df, ["x"], n=5, rng=0, domain=s.domain)
-    >>> m = measure(s, wl, build(s, "k", 4, rng=0))
-    >>> m["beta"], m["alpha"]
-    (1.0, 0.0)
-    """
-    from ..attacks import naive_bayes
-    setup = _check_setup(setup)
-    br = privacy_breach(naive_bayes(decomposition, setup.df))
-    return {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta": br.beta,
-            "alpha": median_relative_error(decomposition, workload)}
 
 
 def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping | None, diffgen_h: int) -> dict:

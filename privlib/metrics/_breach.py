@@ -122,6 +122,14 @@ def privacy_breach(predicted: ArrayLike, actual: ArrayLike | None = None, /, *,
     return Breach(accuracy=acc, privacy=1.0 - acc, rho=rho, beta=acc / rho - 1.0)
 
 
+def _best(points: pd.DataFrame, value: str, bound: str, limit: float, by: str) -> pd.Series:
+    """Per curve (``by``), the smallest ``value`` among its points with ``bound <= limit``;
+    NaN for a curve with no such point; curves in order of first appearance."""
+    check_columns(points, [by, "alpha", "beta"], "points")
+    out = points[points[bound] <= limit].groupby(by)[value].min()
+    return out.reindex(pd.unique(points[by]))
+
+
 def best_breach(points: pd.DataFrame, *, max_error: float, by: str = "model") -> pd.Series:
     """Per curve, the lowest breach increase ``beta`` among its points with ``alpha <= max_error``
     (NaN when the curve never gets that accurate) -- reading Figure 5 at a fixed utility.
@@ -147,10 +155,7 @@ def best_breach(points: pd.DataFrame, *, max_error: float, by: str = "model") ->
     >>> best_breach(pts, max_error=0.2).tolist()
     [0.5, 0.1]
     """
-    check_columns(points, [by, "alpha", "beta"], "points")
-    ok = points[points["alpha"] <= max_error]
-    out = ok.groupby(by)["beta"].min()
-    return out.reindex(pd.unique(points[by]))
+    return _best(points, "beta", "alpha", max_error, by)
 
 
 def best_error(points: pd.DataFrame, *, max_breach: float, by: str = "model") -> pd.Series:
@@ -178,10 +183,7 @@ def best_error(points: pd.DataFrame, *, max_breach: float, by: str = "model") ->
     >>> best_error(pts, max_breach=0.3).tolist()
     [0.3, 0.2]
     """
-    check_columns(points, [by, "alpha", "beta"], "points")
-    ok = points[points["beta"] <= max_breach]
-    out = ok.groupby(by)["alpha"].min()
-    return out.reindex(pd.unique(points[by]))
+    return _best(points, "alpha", "beta", max_breach, by)
 
 
 def dominated_by(alpha: float, beta: float, points: pd.DataFrame) -> bool:
