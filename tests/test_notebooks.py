@@ -110,3 +110,86 @@ def test_every_figure_is_numbered_and_captioned(path):
            and not (c.get("metadata", {}).get("mystnb", {}).get("figure", {}).get("caption")
                     and c["metadata"]["mystnb"]["figure"].get("name"))]
     assert not bad, f"{path.name}: code cells {bad} draw a figure without a caption and a name"
+
+
+# ---------------------------------------------------------------------- same outputs on every CPU
+# A float printed with more than 12 significant digits carries the last bits of the C math
+# library, which differ between CPUs: the README's test command then fails on another machine.
+_FLOAT = re.compile(r"(?<![\w.])[-+]?(\d+)\.(\d+)(?:[eE][-+]?\d+)?(?![\w.])")
+MAX_SIGNIFICANT = 12
+
+
+def _significant(match) -> int:
+    return len((match.group(1) + match.group(2)).lstrip("0"))
+
+
+def _compared_texts(output):
+    """The texts of an output that reach a reader or nbval: streams, text/plain, glue records."""
+    if output.get("output_type") == "stream":
+        yield "".join(output.get("text", ""))
+    for mime, value in output.get("data", {}).items():
+        if mime == "text/plain" or "papermill" in mime or mime == "application/json":
+            yield "".join(value) if isinstance(value, list) else json.dumps(value) \
+                if not isinstance(value, str) else value
+
+
+def long_floats(cells) -> list:
+    """``(cell index, float)`` for every stored output float with more than 12 significant digits."""
+    found = []
+    for i, c in enumerate(cells):
+        for o in c.get("outputs", []):
+            for text in _compared_texts(o):
+                found.extend((i, m.group(0)) for m in _FLOAT.finditer(text) if _significant(m) > MAX_SIGNIFICANT)
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_no_output_float_has_more_than_12_significant_digits(path):
+    found = long_floats(json.loads(path.read_text())["cells"])
+    assert not found, (f"{path.name}: {len(found)} output float(s) with more than {MAX_SIGNIFICANT} significant "
+                       f"digits (round before print/glue), first: {found[:5]}")
+
+
+def test_long_float_scan_catches_the_cpu_dependent_glue():
+    # the two glued values that failed the test command on another CPU
+    cells = [{"outputs": [{"output_type": "display_data", "data": {
+        "application/papermill.record/text/plain": "0.10577944146825383", "text/plain": "0.0004806518554687499"}}]},
+             {"outputs": [{"output_type": "stream", "name": "stdout", "text": ["beta = 0.1057794415, n = 30162\n"]}]}]
+    assert [v for _, v in long_floats(cells)] == ["0.10577944146825383", "0.0004806518554687499"]
+
+
+_ONLY_BARS = re.compile(r"^\s*(\d+%\|.*|[\w ,'-]*:?\s*\d+%\|.*)?\s*$")
+
+
+def stderr_beyond_progress_bars(cells) -> list:
+    """``(cell index, line)`` for every stderr line of a remove-stderr cell that is not a progress bar."""
+    found = []
+    for i, c in enumerate(cells):
+        if "remove-stderr" not in c.get("metadata", {}).get("tags", []):
+            continue
+        for o in c.get("outputs", []):
+            if o.get("name") == "stderr":
+                found.extend((i, line) for line in re.split(r"[\r\n]+", "".join(o.get("text", "")))
+                             if line.strip() and not re.search(r"\d+%\|", line))
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_remove_stderr_hides_progress_bars_only(path):
+    found = stderr_beyond_progress_bars(json.loads(path.read_text())["cells"])
+    assert not found, f"{path.name}: a remove-stderr cell hides more than progress bars: {found[:3]}"
+
+
+def test_remove_stderr_check_catches_a_hidden_warning():
+    cells = [{"metadata": {"tags": ["remove-stderr"]}, "outputs": [
+        {"output_type": "stream", "name": "stderr", "text": " 50%|#####     | 1/2\rUserWarning: pass sa_values=\n"}]}]
+    assert stderr_beyond_progress_bars(cells) == [(0, "UserWarning: pass sa_values=")]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_no_earlier_version_sentences(path):
+    # a reader cannot see an earlier version: a changed reading belongs to the reading history
+    cells = json.loads(path.read_text())["cells"]
+    bad = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+           and re.search(r"earlier (version|edition)", "".join(c["source"]), re.I)]
+    assert not bad, f"{path.name}: markdown cells {bad} speak of an earlier version/edition"

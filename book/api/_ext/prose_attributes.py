@@ -6,6 +6,9 @@ napoleon reads the first line of such a docstring as ``type: description`` (Goog
 ``Table 1, "Original Patients Table"`` -- a broken cross-reference in a nitpicky build.  This
 extension saves those docstrings before napoleon runs and puts them back after it.
 
+A dataclass whose docstring already lists its fields (numpydoc ``Parameters`` or ``Attributes``)
+does not list them a second time as undocumented members.
+
 It also documents the constants a package re-exports from its private submodules
 (``privlib.diffgen.TREE_PARAMS`` is defined in ``privlib/diffgen/_accuracy.py``): autodoc
 documents module data only when the module's own source assigns it, so it would skip them;
@@ -14,7 +17,9 @@ of the (private) module that defines it.
 """
 from __future__ import annotations
 
+import dataclasses
 import inspect
+import re
 import sys
 
 from sphinx.ext.autodoc import DataDocumenter, ModuleDocumenter
@@ -64,10 +69,38 @@ class ExportedDataDocumenter(DataDocumenter):
         return None
 
 
+_current: dict = {}
+
+
+def _remember_class(app, what, name, obj, options, signature, return_annotation):
+    if what in ("class", "exception"):
+        _current["cls"] = obj
+
+
+def _documented_fields(cls) -> set:
+    """Field names listed as ``name : type`` (or ``a, b : type``) in the class docstring."""
+    names = set()
+    for line in (cls.__doc__ or "").splitlines():
+        m = re.match(r"^\s*([A-Za-z_][\w, ]*?)\s*:\s*\S", line)
+        if m:
+            names.update(n.strip() for n in m.group(1).split(","))
+    return names
+
+
+def _skip_listed_fields(app, what, name, obj, skip, options):
+    cls = _current.get("cls")
+    if what == "class" and cls is not None and dataclasses.is_dataclass(cls) \
+            and name in {f.name for f in dataclasses.fields(cls)} and name in _documented_fields(cls):
+        return True
+    return None
+
+
 def setup(app):
     app.setup_extension("sphinx.ext.autodoc")
     app.add_autodocumenter(ExportedDataDocumenter, override=True)
     app.setup_extension("sphinx.ext.napoleon")
     app.connect("autodoc-process-docstring", _save, priority=400)      # napoleon: priority 500
     app.connect("autodoc-process-docstring", _restore, priority=600)
+    app.connect("autodoc-process-signature", _remember_class)
+    app.connect("autodoc-skip-member", _skip_listed_fields)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,52 +1,4 @@
-"""The reproduction scorecard every chapter ends with: one typed row per claim of the source.
-
-A chapter's scorecard is an inventory of its source's results -- every table, figure, worked
-example and numeric or qualitative claim -- in the source's order, one row each.  The status of
-a row is always computed here, never typed in a notebook.
-
-Kinds of row (only ``reproduction`` rows count in a chapter's headline):
-
-====================== ====================================================================
-kind                    what the row checks
-====================== ====================================================================
-``reproduction``        the source's result, recomputed from data and the described method
-``source arithmetic``   the source's numbers checked against its own printed inputs
-``self-check``          a property or theorem that can only fail on a bug of ours
-``hypothesis``          a reading chosen to explain a difference (never counted as agreement)
-``cross-source``        a comparative claim of one source tested on the book's common scale
-====================== ====================================================================
-
-Statuses: ``agrees``, ``differs``, ``fragile`` (the status flips across seeds: it agrees in some
-and differs in others) and ``not reproduced`` (with the reason: confidential data, a number not
-printed, out of scope).
-
-Tolerance policy (:data:`TOLERANCE_POLICY`): a number the source prints agrees when ours is
-within half a unit of its last printed digit (pass the source's value as the printed string and
-``tolerance="printed"``); a wider tolerance must be stated in the row's note with its reason.
-A qualitative claim is turned into a test written next to it, its reading chosen before the
-result is known; a test that passes whatever the data is a ``self-check``, not an agreement.
-
-Comparisons (``compare=``):
-
-============ ===========================================================================
-compare       agrees when
-============ ===========================================================================
-``abs``       ``|ours - source| <= tolerance``
-``rel``       ``|ours - source| <= tolerance * |source|``
-``at_least``  ``ours >= source - tolerance``
-``at_most``   ``ours <= source + tolerance``
-``range``     ``source = (lo, hi)`` and ``lo - tolerance <= ours <= hi + tolerance``
-``holds``     ``ours`` is a boolean that is True (a qualitative claim checked in code)
-============ ===========================================================================
-
-A table or figure is one claim: :meth:`Scorecard.add_table` compares every cell and shows the
-largest error and the number of cells.  A value that depends on noise is given over several
-seeds (:class:`Seeds`): the row agrees only if it agrees in every seed, differs only if it
-differs in every seed, and is ``fragile`` otherwise ("agrees in 7 of 10 seeds").
-
-:meth:`Scorecard.save` writes ``book/scorecards/<chapter>.csv``; the book's reproduction report
-(``book/reproducibility.ipynb``) gathers every chapter's rows with :func:`load_scorecards`.
-"""
+"""The scorecard and its rows (the package docstring of :mod:`privlib.scorecard` explains them)."""
 from __future__ import annotations
 
 import math
@@ -60,7 +12,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ._validation import _fmt, check_in, check_positive
+from .._validation import _fmt, check_in, check_positive
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -87,7 +39,10 @@ COMPARISONS = ("abs", "rel", "at_least", "at_most", "range", "holds")
 #: The statuses of a row.
 STATUSES = ("agrees", "differs", "fragile", "not reproduced")
 #: The columns of a scorecard, in order.
-COLUMNS = ["where", "claim", "kind", "source value", "our value", "tolerance", "status", "note", "reason"]
+COLUMNS = ["id", "where", "quote", "claim", "kind", "variant", "reading", "source value", "our value",
+           "tolerance", "status", "cause", "note", "reason"]
+#: The causes of a difference (a row that differs or is fragile names one).
+CAUSES = ("substitute data", "source slip", "unstated choice", "noise", "method deviation", "unexplained")
 
 #: The book's tolerance policy, as printed under every scorecard.
 TOLERANCE_POLICY = (
@@ -310,6 +265,12 @@ class Claim:
     reason: str = ""
     #: set by :meth:`Scorecard.add_table`: (number of cells, largest error, cells outside tolerance)
     cells: tuple | None = None
+    #: the registry's id, quote, variant, reading and cause (rows built from a registry of readings)
+    id: str = ""
+    quote: str = ""
+    variant: str = ""
+    reading: str = ""
+    cause: str = ""
 
     @property
     def seed_statuses(self) -> list:
@@ -377,6 +338,113 @@ class Scorecard:
     chapter: str
     digits: int = 4
     claims: list = field(default_factory=list)
+    #: the registry of readings the rows come from (:meth:`from_readings`), or None
+    readings: pd.DataFrame | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ from a registry
+    @classmethod
+    def from_readings(cls, chapter: str, directory: str | os.PathLike | None = None, /, *,
+                      digits: int = 4) -> Scorecard:
+        """A scorecard whose rows come from the chapter's registry of readings.
+
+        The registry (:func:`privlib.scorecard.load_readings`) fixes every row's claim, kind,
+        reading, comparison, source value and tolerance before any value is computed; the
+        notebook then gives each registered claim its value with :meth:`record` or
+        :meth:`record_table`, and :meth:`check_complete` refuses a registered claim without one.
+        Claims the registry marks ``compare = none`` are rows "not reproduced" with its reason.
+
+        Parameters
+        ----------
+        chapter : str
+            The registry's name (``<directory>/<chapter>.csv``).
+        directory : str or path-like, optional
+            Where the registries are (default :func:`privlib.scorecard.readings_dir`).
+        digits : int
+            Significant digits of the values shown.
+
+        Returns
+        -------
+        Scorecard
+            Empty but for the rows not reproduced; :meth:`record` adds the others.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> from privlib.scorecard import write_readings
+        >>> d = tempfile.mkdtemp()
+        >>> _ = write_readings("demo", [{"id": "d-p1", "where": "Section 4", "quote": "D[P1,Q] = 0.375",
+        ...     "claim": "D[P1, Q] = 0.375", "kind": "reproduction", "reading": "ordered EMD",
+        ...     "compare": "abs", "source": "0.375", "tolerance": "printed"}], d)
+        >>> card = Scorecard.from_readings("demo", d)
+        >>> card.record("d-p1", 0.3751).status
+        'agrees'
+        """
+        from ._registry import load_readings, not_reproduced_rows
+        frame = load_readings(chapter, directory)
+        card = cls(chapter, digits=digits, readings=frame)
+        card.claims.extend(not_reproduced_rows(frame))
+        return card
+
+    def record(self, id: str, ours: object, /, *, note: str = "") -> Claim:
+        """Give the registered claim ``id`` its computed value (a number, a bool or :class:`Seeds`).
+
+        Parameters
+        ----------
+        id : str
+            The claim's id in the registry.
+        ours : float, int, bool or Seeds
+            Our value; :class:`Seeds` (exactly the registry's number of seeds) when the claim
+            depends on noise.
+        note : str
+            What the reader should know about the value (computed detail).
+
+        Returns
+        -------
+        Claim
+            The row added.
+
+        Raises
+        ------
+        KeyError
+            ``id`` is not registered.
+        ValueError
+            ``id`` already has a value, is a table or not-reproduced claim, or ``ours`` does
+            not match the registry's seeds.
+        """
+        from ._registry import claim_from_reading
+        row = claim_from_reading(self, id, ours, note=note)
+        self.claims.append(row)
+        return row
+
+    def record_table(self, id: str, ours: ArrayLike, /, *, source: ArrayLike | None = None,
+                     note: str = "") -> Claim:
+        """Give the registered table claim ``id`` (``compare = table``) its computed cells.
+
+        ``source`` holds the cells as printed (default: the registry's ``;``-separated cells);
+        every cell is compared with the registry's tolerance (``printed``: half a unit of the
+        cell's own last digit).
+
+        Returns
+        -------
+        Claim
+            The row added.
+        """
+        from ._registry import table_from_reading
+        row = table_from_reading(self, id, ours, source=source, note=note)
+        self.claims.append(row)
+        return row
+
+    def check_complete(self) -> None:
+        """Refuse a registered claim without a value, and a differing row without its cause.
+
+        Raises
+        ------
+        ValueError
+            Naming the claims without a value, or the rows that differ or are fragile but have
+            no cause in the registry.
+        """
+        from ._registry import check_complete
+        check_complete(self)
 
     # ------------------------------------------------------------------ adding rows
     def add(self, claim: str, source: object, ours: object, tolerance: float | str = 0.0, compare: str = "abs", *,
@@ -501,20 +569,29 @@ class Scorecard:
     def to_frame(self) -> pd.DataFrame:
         """One row per claim: where, claim, kind, source value, our value, tolerance, status, note, reason."""
         rows = []
-        for c in self.claims:
+        claims = self.claims
+        if self.readings is not None:  # the registry's order (the source's order)
+            order = {rid: i for i, rid in enumerate(self.readings["id"])}
+            claims = sorted(claims, key=lambda c: order.get(c.id, len(order)))
+        for c in claims:
             st = c.status
             note = "; ".join(x for x in (c.seed_note, c.note) if x)
             if c.cells is not None:
                 n, worst, bad = c.cells
                 note = "; ".join(x for x in (f"{n} cells, {bad} outside tolerance", note) if x)
             rows.append({
+                "id": c.id,
                 "where": c.where,
+                "quote": c.quote,
                 "claim": c.claim,
                 "kind": c.kind,
+                "variant": c.variant,
+                "reading": c.reading,
                 "source value": _fmt_value(c.source, self.digits),
                 "our value": "-" if st == "not reproduced" else _fmt_value(c.ours, self.digits),
                 "tolerance": "-" if st == "not reproduced" else _fmt_tol(c.tolerance, c.compare),
                 "status": st,
+                "cause": c.cause if st in ("differs", "fragile") else "",
                 "note": note,
                 "reason": c.reason,
             })
@@ -530,6 +607,7 @@ class Scorecard:
 
     def save(self, directory: str | os.PathLike | None = None, /) -> Path:
         """Write the scorecard to ``<directory>/<chapter>.csv`` (default :func:`scorecard_dir`)."""
+        from ._files import scorecard_dir
         directory = Path(directory) if directory is not None else scorecard_dir()
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / f"{self.chapter}.csv"
@@ -562,104 +640,3 @@ def _summary_text(chapter: str, counts: dict) -> str:
             f"{rep.get('not reproduced', 0)} not reproduced")
     others = [f"{c['claims']} {k} ({c.get('agrees', 0)} agree)" for k, c in counts.items() if k != "reproduction"]
     return head + ("; also " + ", ".join(others) if others else "")
-
-
-def headline(cards: pd.DataFrame) -> pd.DataFrame:
-    """Per chapter: reproduction claims and their statuses, then the other kinds (the report's table).
-
-    Parameters
-    ----------
-    cards : pandas.DataFrame
-        Scorecards as :func:`load_scorecards` returns them.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per chapter and a last row ``"all chapters"``.
-
-    Examples
-    --------
-    >>> card = Scorecard("demo")
-    >>> _ = card.add("a", "0.5", 0.5, "printed", kind="reproduction", where="Table 1")
-    >>> frame = card.to_frame()
-    >>> frame.insert(0, "chapter", "demo")
-    >>> headline(frame)[["claims", "agrees"]]
-                  claims  agrees
-    demo               1       1
-    all chapters       1       1
-    """
-    rows = {}
-    for chapter, frame in cards.groupby("chapter", sort=False):
-        c = _counts(frame)
-        rep = c.get("reproduction", {})
-        row = {"claims": rep.get("claims", 0), **{s: rep.get(s, 0) for s in STATUSES}}
-        for k in CLAIM_KINDS[1:]:
-            row[k] = c.get(k, {}).get("claims", 0)
-        if _LEGACY in c:
-            row[_LEGACY] = c[_LEGACY]["claims"]
-        rows[chapter] = row
-    table = pd.DataFrame.from_dict(rows, orient="index").fillna(0).astype(int)
-    if len(table):
-        table.loc["all chapters"] = table.sum()
-    return table
-
-
-def scorecard_dir() -> Path:
-    """``book/scorecards`` of the compendium: found from ``$PRIVLIB_BOOK_ROOT``, or by walking
-    up from the working directory to the folder holding ``_toc.yml``, or beside the package.
-
-    Returns
-    -------
-    pathlib.Path
-        The folder (it may not exist yet).
-
-    Examples
-    --------
-    >>> scorecard_dir().parts[-2:]
-    ('book', 'scorecards')
-    """
-    env = os.environ.get("PRIVLIB_BOOK_ROOT")
-    if env:
-        return Path(env) / "book" / "scorecards"
-    here = Path.cwd().resolve()
-    for d in (here, *here.parents):
-        if (d / "_toc.yml").exists():
-            return d / "book" / "scorecards"
-    return Path(__file__).resolve().parents[1] / "book" / "scorecards"
-
-
-def load_scorecards(directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
-    """Concatenate every chapter's saved scorecard (empty frame if there is none).
-
-    Scorecards saved before rows had a kind are read with ``kind = "untyped"``.
-
-    Parameters
-    ----------
-    directory : str or path-like, optional
-        Where the ``<chapter>.csv`` files are (default :func:`scorecard_dir`).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Column ``chapter`` then the columns of :meth:`Scorecard.to_frame`.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> directory = tempfile.mkdtemp()
-    >>> _ = Scorecard("demo").save(directory)
-    >>> load_scorecards(directory).shape
-    (0, 10)
-    """
-    directory = Path(directory) if directory is not None else scorecard_dir()
-    files = sorted(directory.glob("*.csv")) if directory.exists() else []
-    if not files:
-        return pd.DataFrame(columns=["chapter", *COLUMNS])
-    frames = []
-    for f in files:
-        frame = pd.read_csv(f, keep_default_na=False)
-        for col in COLUMNS:
-            if col not in frame.columns:
-                frame[col] = _LEGACY if col == "kind" else ""
-        frames.append(frame[["chapter", *COLUMNS]])
-    return pd.concat(frames, ignore_index=True)
