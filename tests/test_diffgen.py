@@ -220,8 +220,8 @@ def test_sparse_noise_has_the_dense_law():
     key = np.zeros(50, dtype=np.int64)
     y = np.zeros(50, dtype=np.int64)
     n_groups, K, eps_half = 5000, 2, 0.5
-    b = 1 / eps_half
-    p = 0.5 * math.exp(-0.5 / b)
+    alpha = math.exp(-eps_half)
+    p = alpha / (1 + alpha)          # P(discrete Laplace noise >= 1)
 
     def stats(dense_cells=dg.DENSE_CELLS):
         m, tot = [], []
@@ -517,7 +517,7 @@ def test_public_numerical_domains(table1):
             xdg.adult_taxonomies(["age"], domains=bad)
     # the public domain covers every Adult value; a value outside it is an error naming taxonomies
     from privlib.data import ADULT_NUMERIC, load_adult
-    adult = load_adult("all")
+    adult = load_adult(split="all")
     for a in ADULT_NUMERIC:
         lo, hi = xdg.ADULT_DOMAINS[a]
         assert lo <= adult[a].min() and adult[a].max() < hi
@@ -530,7 +530,7 @@ def test_public_numerical_domains(table1):
 @pytest.mark.parametrize("eps,h", [(0.1, 0), (1.0, 0), (0.25, 4), (1.0, 10), (2.0, 16)])
 def test_spent_plus_unspent_is_eps_on_full_adult(eps, h):
     from privlib.data import load_adult
-    adult = load_adult("train")
+    adult = load_adult(split="train")
     tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
     rel = dg.diffgen(adult, xdg.ADULT_PREDICTORS, "income", tax, eps=eps, h=h, classes=xdg.ADULT_CLASSES, rng=h)
     assert rel.eps_spent <= eps * (1 + 1e-12)
@@ -547,7 +547,7 @@ def test_h_zero_categorical_only_identity_holds(table1):
     assert rel.eps_spent + rel.eps_unspent == pytest.approx(0.8)
     from privlib.data import ADULT_NUMERIC, load_adult
     cat = [a for a in xdg.ADULT_PREDICTORS if a not in ADULT_NUMERIC]
-    rel = dg.diffgen(load_adult("train"), cat, "income", xdg.adult_taxonomies(cat), eps=1.0, h=0,
+    rel = dg.diffgen(load_adult(split="train"), cat, "income", xdg.adult_taxonomies(cat), eps=1.0, h=0,
                      classes=xdg.ADULT_CLASSES, rng=0)
     assert rel.eps_spent + rel.eps_unspent == pytest.approx(1.0)
 
@@ -565,7 +565,7 @@ def test_ledger_entries_name_algorithm_lines():
 def test_huge_h_fails_fast_naming_h():
     import time
     from privlib.data import load_adult
-    adult = load_adult("train").iloc[:200]
+    adult = load_adult(split="train").iloc[:200]
     tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
     t0 = time.perf_counter()
     with pytest.raises(ValueError, match=r"h: expected an integer <= 1000"):
@@ -651,3 +651,54 @@ def test_cross_validate_several_tds_setups_on_the_same_folds():
     # the DiffGen rows do not depend on the TDS set-ups nor on the number of workers
     dgen = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, n_jobs=2, **kw)
     assert np.array_equal(cv.loc[cv["method"] == "diffgen", "ca"].to_numpy(), dgen["ca"].to_numpy())
+
+
+# ------------------------------------------- chapter 3's seeds, timings, scores and contingency table
+def test_sweep_seeds_are_spawned_protocols():
+    df = _small_data(300, seed=2)
+    train, test = df.iloc[:200], df.iloc[200:]
+    kw = dict(eps_values=[1.0], h_values=[2, 3], runs=2, classes=CLS)
+    both = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=2, rng=9, **kw)
+    assert both.groupby("seed").size().tolist() == [4, 4]
+    for s in (0, 1):
+        one = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=1, rng=spawn(9, 2)[s], **kw)
+        got = both[both["seed"] == s].drop(columns=["seed", "seconds"]).reset_index(drop=True)
+        pd.testing.assert_frame_equal(got, one.drop(columns=["seed", "seconds"]))
+    with pytest.raises(ValueError, match="seeds"):
+        xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=0, rng=9, **kw)
+
+
+def test_scalability_repeats():
+    df = _small_data(60, seed=0)
+    out = xdg.scalability(df, SMALL_PRED, "class", SMALL_TAX, sizes=[100], h=2, repeats=2, classes=CLS, rng=0)
+    assert out["records"].tolist() == [100] and (out["seconds"] > 0).all()
+    with pytest.raises(ValueError, match="repeats"):
+        xdg.scalability(df, SMALL_PRED, "class", SMALL_TAX, sizes=[100], repeats=0, classes=CLS, rng=0)
+
+
+def test_score_sensitivity_bounds():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        c = rng.integers(0, 6, size=(rng.integers(1, 4), 2))
+        assert xdg.score_sensitivity(c, utility="max") <= 1.0
+        assert xdg.score_sensitivity(c, utility="infogain") <= 1.0 + 1e-12   # log2 of 2 classes
+    assert xdg.score_sensitivity([[4, 3], [0, 1]], utility="max") == 1.0
+    with pytest.raises(ValueError, match="utility"):
+        xdg.score_sensitivity([[1, 2]], utility="gini")
+    with pytest.raises(ValueError, match="child_counts"):
+        xdg.score_sensitivity([[1, -2]], utility="max")
+
+
+def test_contingency_accuracy():
+    df = _small_data(400, seed=4)
+    train, test = df.iloc[:300], df.iloc[300:]
+    out = xdg.contingency_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX, eps=1e6, classes=CLS, rng=0)
+    assert out["cells"] == 4 * 2 and out["released_empty"] == 0   # job leaves x one interval each x class
+    assert out["real_weight"] == len(train) and out["ledger"].total() == pytest.approx(1e6)
+    noisy = xdg.contingency_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX, eps=0.01, classes=CLS, rng=1,
+                                     sample=3)
+    assert 0 <= noisy["ca"] <= 1 and noisy["noise_weight"] >= 0
+    with pytest.raises(ValueError, match="eps"):
+        xdg.contingency_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX, eps=0, classes=CLS, rng=0)
+    with pytest.raises(ValueError, match="sample"):
+        xdg.contingency_accuracy(train, test, SMALL_PRED, "class", SMALL_TAX, eps=1.0, classes=CLS, rng=0, sample=0)

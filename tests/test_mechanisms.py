@@ -230,7 +230,10 @@ def test_laplace_refuses_a_scale_that_overflows():
         m.laplace(0.0, eps=1e-310, rng=0)
     with pytest.raises(ValueError, match="eps"):
         m.laplace_scale(eps=1e-310)
-    assert np.isfinite(m.laplace(0.0, eps=1e-300, rng=0))
+    # exact noise must stay representable: a scale above 2**44 grid steps is refused by name
+    with pytest.raises(ValueError, match="eps: eps = 1e-300 is too small"):
+        m.laplace(0.0, eps=1e-300, rng=0)
+    assert np.isfinite(m.laplace(0.0, eps=1e-9, rng=0))
 
 
 def test_geometric_tiny_eps_and_int64_limits_are_clear_errors():
@@ -243,3 +246,20 @@ def test_geometric_tiny_eps_and_int64_limits_are_clear_errors():
     x = m.geometric(np.array([2 ** 61, -2 ** 61]), eps=1.0, rng=0)      # large but safe: no wrap-around
     assert abs(int(x[0]) - 2 ** 61) < 100 and abs(int(x[1]) + 2 ** 61) < 100
     assert isinstance(m.geometric(0, eps=1e-9, rng=0), int)
+
+
+@pytest.mark.parametrize("bad", [["a", "b"], np.array([1, None], dtype=object), [1 + 2j, 0]])
+def test_exponential_names_non_numeric_utilities(bad):
+    with pytest.raises(TypeError, match=r"utilities: expected numbers, got dtype"):
+        m.exponential(bad, eps=1.0, rng=0)
+    with pytest.raises(TypeError, match="utilities"):
+        m.exponential_rows([bad], eps=1.0, rng=0)
+    with pytest.raises(TypeError, match="base_measure"):
+        m.exponential([0.0, 1.0], eps=1.0, rng=0, base_measure=["x", "y"])
+
+
+def test_geometric_is_exact_and_matches_discrete_laplace():
+    # an integer sensitivity: the same rational eps / sensitivity, the same integer sampler
+    a = m.geometric(np.arange(50), eps=0.7, sensitivity=2, rng=9)
+    b = m.discrete_laplace(np.arange(50), eps=0.7, sensitivity=2, rng=9)
+    assert np.array_equal(a, b)

@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
-from ..mechanisms import exponential, laplace_scale
+from ..mechanisms import discrete_laplace, exponential
 from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _splittable, _validate
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
@@ -28,26 +28,28 @@ MAX_RELEASED_ROWS = 20_000_000
 
 
 def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
-    """Line 12: every cell (group x class) gets count + Lap(1/eps_half), rounded to the nearest
-    non-negative integer.  Returns (cells, counts) of the cells released with a count > 0.
+    """Line 12: every cell (group x class) gets count + exact discrete Laplace noise at eps_half
+    (:func:`privlib.mechanisms.discrete_laplace`, integers only), then clipped at 0
+    (post-processing).  Returns (cells, counts) of the cells released with a count > 0.
 
     Cells of the generalized domain that hold no record are treated exactly: when there are
-    more than :data:`DENSE_CELLS` cells, the number of empty cells whose noisy count rounds to
-    at least 1 is drawn from its binomial law, their noise from Lap conditioned on >= 1/2
-    (that is 1/2 + Exp(b)), and their positions uniformly among the empty cells.
+    more than :data:`DENSE_CELLS` cells, the number of empty cells whose noise is at least 1
+    is drawn from its binomial law (p = alpha / (1 + alpha), alpha = exp(-eps_half)), their
+    noise from the discrete Laplace law conditioned on >= 1 (|Z| given Z != 0), and their
+    positions uniformly among the empty cells.
     """
-    b = laplace_scale(eps=eps_half, sensitivity=1.0)
     cells = n_groups * K
     flat = key * K + y
     if cells <= (DENSE_CELLS if dense_cells is None else dense_cells):
         true = np.bincount(flat, minlength=cells)
-        noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=cells)), 0).astype(np.int64)
+        noisy = np.maximum(discrete_laplace(true, eps=eps_half, sensitivity=1, rng=gen), 0)
         idx = np.flatnonzero(noisy)
         return idx, noisy[idx]
     occ, true = np.unique(flat, return_counts=True)
-    noisy = np.maximum(np.rint(true + gen.laplace(0.0, b, size=len(occ))), 0).astype(np.int64)
+    noisy = np.maximum(discrete_laplace(true, eps=eps_half, sensitivity=1, rng=gen), 0)
     n_empty = cells - len(occ)
-    p = 0.5 * math.exp(-0.5 / b)
+    alpha = math.exp(-eps_half)
+    p = alpha / (1.0 + alpha)
     m = int(gen.binomial(n_empty, p))
     if m > MAX_RELEASED_ROWS:
         raise ValueError(f"h: the generalized domain has {cells:,} cells; about {m:,} empty ones would be "
@@ -58,7 +60,12 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
         draw = np.setdiff1d(np.unique(np.concatenate([extra, draw])), occ, assume_unique=True)
         extra = draw if len(draw) <= m else gen.choice(draw, size=m, replace=False)
     extra = np.sort(extra)
-    extra_counts = np.maximum(np.rint(0.5 + gen.exponential(b, size=m)), 1).astype(np.int64)
+    extra_counts = np.empty(0, dtype=np.int64)
+    while len(extra_counts) < m:                     # |Z| given Z != 0: the law of Z given Z >= 1
+        batch = min(int((m - len(extra_counts)) * 1.2 / (2.0 * p)) + 16, 1 << 24)
+        z = discrete_laplace(np.zeros(batch, dtype=np.int64), eps=eps_half, sensitivity=1, rng=gen)
+        extra_counts = np.concatenate([extra_counts, np.abs(z[z != 0])])
+    extra_counts = extra_counts[:m]
     keep = noisy > 0
     idx = np.concatenate([occ[keep], extra])
     cnt = np.concatenate([noisy[keep], extra_counts])
@@ -191,7 +198,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     entries: list = []
     history: list = []
     line9_iterations = 0
-    p_empty = 0.5 * math.exp(-eps / 4.0)  # P(an empty cell is released), Lap(2/eps) rounded >= 1
+    p_empty = math.exp(-eps / 2.0) / (1.0 + math.exp(-eps / 2.0))  # P(an empty cell is released): Z >= 1
 
     # Lines 1-2: the topmost cut
     cut_nodes = [[0] if a.kind == "categorical" else [a.low, a.high] for a in prep.attrs]
@@ -278,12 +285,14 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
                  rng: int | np.random.Generator, dense_cells: int = DENSE_CELLS) -> tuple[np.ndarray, np.ndarray]:
     """Line 12 of Algorithm 1: a noisy count for every cell of the generalized domain.
 
-    Every cell (group x class) gets its count plus Lap(1/eps), rounded to the nearest
-    non-negative integer -- empty cells included (Line 12 spends eps/2 of DiffGen's budget, so
-    :func:`diffgen` calls this with ``eps / 2``).  Up to ``dense_cells`` cells every cell is
-    drawn; above, the empty cells are handled exactly but sparsely: the number of them whose
-    noisy count rounds to at least 1 is drawn from its binomial law, their counts from Lap
-    conditioned on >= 1/2 (that is 1/2 + Exp(1/eps)), their positions uniformly.
+    Every cell (group x class) gets its count plus exact discrete Laplace noise
+    (:func:`privlib.mechanisms.discrete_laplace`: P(Z = z) proportional to exp(-eps |z|),
+    integer arithmetic only, the integer counterpart of Lap(1/eps)), clipped at 0 -- empty
+    cells included (Line 12 spends eps/2 of DiffGen's budget, so :func:`diffgen` calls this
+    with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn; above, the empty cells
+    are handled exactly but sparsely: the number of them whose noise is at least 1 is drawn
+    from its binomial law, their counts from the noise's law conditioned on >= 1, their
+    positions uniformly.
 
     Parameters
     ----------
@@ -292,7 +301,7 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     n_groups, n_classes : int
         The size of the generalized domain (``n_groups x n_classes`` cells).
     eps : float
-        The budget of this step (Lap(1/eps) noise; sensitivity 1, disjoint cells).
+        The budget of this step (discrete Laplace noise; sensitivity 1, disjoint cells).
     rng : int or numpy.random.Generator
         Required, keyword-only.
     dense_cells : int, default :data:`DENSE_CELLS`

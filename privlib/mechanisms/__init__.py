@@ -1,6 +1,13 @@
 """Differential-privacy primitives shared by the chapters.
 
-* :func:`laplace` -- the Laplace mechanism (Dwork et al. 2006): add Lap(sensitivity/eps).
+* :func:`laplace` -- the Laplace mechanism (Dwork et al. 2006), drawn so that floating point
+  cannot undo it: the value on a fine grid plus exact discrete Laplace noise; refuses
+  magnitudes at which the noise cannot be represented.
+* :func:`discrete_laplace` -- exact integer noise for counts (Canonne, Kamath & Steinke 2020).
+* :func:`snapping` -- Mironov's (2012) snapping mechanism for bounded real values, and
+  :func:`snapping_epsilon`, its guarantee.
+* :func:`textbook_laplace` -- UNSAFE, for teaching: the float sampler ``x + b log(U)`` that
+  Mironov's attack breaks (:func:`privlib.attacks.float_laplace_attack`).
 * :func:`exponential` -- the exponential mechanism (McSherry & Talwar 2007): choose
   candidate ``i`` with probability proportional to ``exp(eps * u_i / (2 * sensitivity))``,
   computed in log space so that utilities of +-1e6 neither overflow nor give NaN.
@@ -8,7 +15,8 @@
   row of a 2-d utility array (the Gumbel-max trick), e.g. one private split point per node of
   a tree level.
 * :func:`geometric` -- the discrete (two-sided geometric) mechanism (Ghosh et al. 2009):
-  add integer noise with P(Z = z) proportional to ``alpha**|z|``, ``alpha = exp(-eps/sensitivity)``.
+  add integer noise with P(Z = z) proportional to ``alpha**|z|``, ``alpha = exp(-eps/sensitivity)``
+  (a real sensitivity allowed; sampled exactly as :func:`discrete_laplace`).
 
 Every function that draws takes ``rng`` (int seed or :class:`numpy.random.Generator`), required and
 keyword-only: randomness is never a default.
@@ -19,7 +27,9 @@ import numpy as np
 
 from typing import TYPE_CHECKING
 
-from ._validation import as_generator, check_epsilon, check_positive
+from .._validation import _fmt, as_generator, check_epsilon, check_positive
+from ._exact import (_discrete_laplace_noise, _eps_rational, _finite_values, _grid_laplace, discrete_laplace,
+                     snapping, snapping_epsilon)
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -31,12 +41,16 @@ _GEOM_MIN_RATIO = 1e-12
 
 __all__ = [
     "laplace",
+    "textbook_laplace",
+    "snapping",
+    "snapping_epsilon",
     "laplace_scale",
     "exponential",
     "exponential_probabilities",
     "exponential_rows",
     "geometric",
     "geometric_pmf",
+    "discrete_laplace",
 ]
 
 
@@ -79,18 +93,31 @@ def laplace_scale(*, eps: float, sensitivity: float = 1.0) -> float:
 
 def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
             rng: int | np.random.Generator) -> float | np.ndarray:
-    """Return ``value + Lap(sensitivity / eps)`` (element-wise for arrays).
+    """Return ``value`` plus Laplace noise of scale about ``sensitivity / eps``, exactly eps-DP.
+
+    The noise is drawn so that floating point cannot undo it (Mironov 2012; the textbook
+    sampler ``value + b * log(U)``, :func:`textbook_laplace`, is not DP: its possible outputs
+    depend on ``value``, see :func:`privlib.attacks.float_laplace_attack`).  The value is
+    rounded to the grid ``g = 2**(floor(log2 sensitivity) - 10)`` (an exact float
+    operation), and the grid index ``k`` gets exact discrete Laplace noise
+    (:func:`discrete_laplace`, integer arithmetic only) for the integer sensitivity
+    ``floor(sensitivity / g) + 1`` -- the rounding moves two neighbouring values at most one
+    grid step further apart.  The release ``(k + Z) * g`` is an exact float, a multiple of
+    ``g``; its noise has the law of a discrete Laplace of scale at most
+    ``(sensitivity + g) / eps`` (at most ``2**-10`` wider than ``Lap(sensitivity / eps)``).
 
     Parameters
     ----------
     value : float or array_like
-        The true answer(s).
+        The true answer(s), finite, with ``|value| < 2**52 * g`` (about ``4.4e12 *
+        sensitivity``): above it the float spacing is larger than the grid and the noise's
+        low-order bits cannot be represented.
     eps : float
         Privacy budget, > 0.
     sensitivity : float
         L1 sensitivity of the query, > 0.
     rng : int or numpy.random.Generator
-        Source of the noise (an int is a seed).
+        Source of the noise (an int is a seed); only ``Generator.integers`` is called.
 
     Returns
     -------
@@ -100,7 +127,8 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     Raises
     ------
     ValueError
-        If ``eps`` or ``sensitivity`` is not > 0, or ``value`` holds NaN or inf.
+        If ``eps`` or ``sensitivity`` is not > 0, ``value`` holds NaN or inf, or ``|value|``
+        is too large for the noise to be represented (the message names the value and eps).
     TypeError
         If ``value`` is not numeric or ``rng`` is not an int or a Generator.
 
@@ -111,17 +139,78 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     (2,)
     >>> laplace(10.0, eps=1.0, rng=5) == laplace(10.0, eps=1.0, rng=5)
     True
+    >>> try:
+    ...     laplace(2.0 ** 62, eps=1.0, rng=0)
+    ... except ValueError as err:
+    ...     print(str(err)[:66])
+    value: |value| = 4.611686018427388e+18 is too large for Laplace no
+    """
+    laplace_scale(eps=eps, sensitivity=sensitivity)
+    gen = as_generator(rng)
+    noisy = _grid_laplace(value, float(eps), float(sensitivity), gen)
+    return float(noisy) if noisy.ndim == 0 else noisy
+
+
+def textbook_laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
+                     rng: int | np.random.Generator) -> float | np.ndarray:
+    """UNSAFE, for teaching: the textbook floating-point Laplace sampler (not differentially private).
+
+    ``value + b * log(2 U)`` if ``U < 1/2`` else ``value - b * log(2 - 2 U)``, with
+    ``b = sensitivity / eps`` and ``U = k / 2**53``, ``k`` uniform in ``1 .. 2**53 - 1`` -- the
+    inverse-CDF formula of numpy's ``Generator.laplace``, written out so that
+    :func:`privlib.attacks.float_laplace_attack` can invert it.  Its outputs form a sparse set
+    of floats that depends on ``value``: Mironov (2012) showed that one output often tells two
+    neighbouring inputs apart, and above ``2**53 * b`` the noise is lost in the float spacing
+    (``textbook_laplace(2.0**62, eps=1.0, ...)`` returns ``2**62`` exactly).  Use
+    :func:`laplace`, :func:`snapping` or :func:`discrete_laplace` to release anything.
+
+    Parameters
+    ----------
+    value : float or array_like
+        The true answer(s), finite.
+    eps : float
+        Nominal budget, > 0 (not met: see above).
+    sensitivity : float
+        L1 sensitivity, > 0.
+    rng : int or numpy.random.Generator
+        Source of the uniform draws.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        ``value`` plus float Laplace noise, shaped as ``value``.
+
+    Raises
+    ------
+    ValueError, TypeError
+        As :func:`laplace` (no magnitude limit).
+
+    Examples
+    --------
+    >>> textbook_laplace(2.0 ** 62, eps=1.0, rng=0) == 2.0 ** 62
+    True
     """
     b = laplace_scale(eps=eps, sensitivity=sensitivity)
     gen = as_generator(rng)
-    try:
-        arr = np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"value: expected numbers, got {type(value).__name__} {value!r:.80}") from None
-    if not np.all(np.isfinite(arr)):
-        raise ValueError("value: contains NaN or inf; the Laplace mechanism needs finite true answers")
-    noisy = arr + gen.laplace(0.0, b, size=arr.shape)
+    arr = _finite_values(value)
+    u = gen.integers(1, 1 << 53, size=arr.shape, dtype=np.int64) * 2.0 ** -53
+    noisy = arr + _textbook_noise(u, b)
     return float(noisy) if noisy.ndim == 0 else noisy
+
+
+def _textbook_noise(u, b):
+    """The inverse-CDF Laplace noise of :func:`textbook_laplace` for uniforms ``u`` in (0, 1)."""
+    lo = u < 0.5
+    arg = np.where(lo, u + u, 2.0 - u - u)
+    return np.where(lo, b * np.log(arg), -(b * np.log(arg)))
+
+
+def _float_array(values, name):
+    """``values`` as a float array; strings, objects (and complex) are a TypeError naming ``name``."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"{name}: expected numbers, got dtype {arr.dtype} {_fmt(values)}")
+    return arr.astype(float)
 
 
 def exponential_probabilities(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0,
@@ -160,14 +249,14 @@ def exponential_probabilities(utilities: ArrayLike, *, eps: float, sensitivity: 
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    u = np.asarray(utilities, dtype=float)
+    u = _float_array(utilities, "utilities")
     if u.ndim != 1 or u.size == 0:
         raise ValueError(f"utilities: expected a non-empty 1-d array, got shape {u.shape}")
     if not np.all(np.isfinite(u)):
         raise ValueError("utilities: expected finite utilities, got NaN or inf")
     mu = None
     if base_measure is not None:
-        mu = np.asarray(base_measure, dtype=float)
+        mu = _float_array(base_measure, "base_measure")
         if mu.shape != u.shape:
             raise ValueError(f"base_measure: expected shape {u.shape}, got {mu.shape}")
         if np.any(mu < 0) or not np.all(np.isfinite(mu)) or not np.any(mu > 0):
@@ -293,14 +382,14 @@ def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    u = np.asarray(utilities, dtype=float)
+    u = _float_array(utilities, "utilities")
     if u.ndim != 2 or u.shape[0] == 0 or u.shape[1] == 0:
         raise ValueError(f"utilities: expected a non-empty 2-d array (rows x candidates), got shape {u.shape}")
     if np.isnan(u).any() or np.isposinf(u).any():
         raise ValueError("utilities: expected finite utilities or -inf (unavailable candidate), got NaN or +inf")
     mu = None
     if base_measure is not None:
-        mu = np.asarray(base_measure, dtype=float)
+        mu = _float_array(base_measure, "base_measure")
         if mu.shape not in (u.shape, (u.shape[1],)):
             raise ValueError(f"base_measure: expected shape {u.shape} or ({u.shape[1]},), got {mu.shape}")
         if not np.all(np.isfinite(mu)) or np.any(mu < 0):
@@ -355,9 +444,10 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
               rng: int | np.random.Generator) -> int | np.ndarray:
     """Return ``value + Z`` with Z two-sided geometric (the discrete Laplace mechanism).
 
-    Z is the difference of two i.i.d. geometric variables with success probability
-    ``1 - alpha``, ``alpha = exp(-eps / sensitivity)``, which has P(Z = z) proportional to
-    ``alpha**|z|`` (Ghosh, Roughgarden & Sundararajan 2009).  ``value`` must be integer.
+    P(Z = z) is proportional to ``alpha**|z|``, ``alpha = exp(-eps / sensitivity)`` (Ghosh,
+    Roughgarden & Sundararajan 2009), drawn exactly with integer arithmetic as in
+    :func:`discrete_laplace` (``eps / sensitivity`` read as an exact rational; a real
+    sensitivity is allowed here).  ``value`` must be integer.
 
     Parameters
     ----------
@@ -404,10 +494,10 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     if ratio < _GEOM_MIN_RATIO:
         raise ValueError(f"eps: eps / sensitivity = {ratio!r} is below {_GEOM_MIN_RATIO}; the geometric noise "
                          "would not fit in a 64-bit integer (expected a larger eps or a smaller sensitivity)")
-    q = -np.expm1(-ratio)                                  # 1 - alpha, accurate for a small eps
-    z = gen.geometric(q, size=arr.shape)
-    z -= gen.geometric(q, size=arr.shape)
+    s, t = _eps_rational(eps, sensitivity)                 # exact rational eps / sensitivity
+    z = _discrete_laplace_noise(gen, arr.size, s, t).reshape(arr.shape)
     if z.size and (z.max() > _INT64_SAFE or z.min() < -_INT64_SAFE):   # pragma: no cover - probability < exp(-1e6)
         raise ValueError("eps: the geometric noise overflowed int64; use a larger eps")
     out = z + arr                                          # |arr| <= 2**62, |z| < 2**62 with overwhelming probability
     return int(out) if out.ndim == 0 else out
+
