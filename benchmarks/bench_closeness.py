@@ -98,7 +98,7 @@ def bench_100k_classes(n_classes=100_000, m=1000, n=1_000_000):
 
 
 def bench_adult_search(qi_sizes=range(3, 8)):
-    adult = load_adult("train")
+    adult = load_adult(split="train")
     qi7 = ["age", "workclass", "education", "native_country", "marital_status", "race", "sex"]
     occ = load_hierarchy("occupation")
     hs = adult_hierarchies(qi7)
@@ -113,7 +113,7 @@ def bench_adult_search(qi_sizes=range(3, 8)):
     }
     rows = []
     for d in qi_sizes:
-        enc = encode_lattice(adult, qi7[:d], hs, ["occupation", "income"],
+        enc = encode_lattice(adult, qi7[:d], hs, sensitive=["occupation", "income"],
                              sa_domains={"occupation": occ.leaves, "income": ["<=50K", ">50K"]})
         for name, r in reqs.items():
             for direction in ("bottom-up", "top-down"):

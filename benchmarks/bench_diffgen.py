@@ -119,7 +119,7 @@ def main():
     args = ap.parse_args()
     print(f"python {platform.python_version()}, numpy {np.__version__}, pandas {pd.__version__}, "
           f"{os.cpu_count()} cores, {platform.processor() or platform.machine()}")
-    train, test, adult = load_adult("train"), load_adult("test"), load_adult("all")
+    train, test, adult = load_adult(split="train"), load_adult(split="test"), load_adult(split="all")
     tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS, hierarchy_set=args.hierarchy_set)
     print(f"taxonomy trees: {args.hierarchy_set}")
     rows = scalability(adult, tax) + tds_rows(train, adult, tax) + cv_row(adult, tax)

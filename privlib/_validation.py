@@ -293,9 +293,9 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     Raises
     ------
     TypeError
-        Not an integer.
+        Not an integer (a float with a fractional part included).
     ValueError
-        Out of bounds.
+        Out of bounds, or a float NaN or inf (a number, but no integer).
 
     Examples
     --------
@@ -305,6 +305,8 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     ValueError: k: expected an integer <= 10, got 11
     """
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        if isinstance(value, (float, np.floating)) and not np.isfinite(value):
+            raise ValueError(f"{name}: expected a finite integer, got {_fmt(value)}")
         if isinstance(value, (float, np.floating)) and float(value).is_integer():
             value = int(value)
         else:
@@ -545,7 +547,8 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     """An array of numbers (cast to ``dtype``) with optional shape and range requirements.
 
     Raises ``TypeError`` when the values are not numeric, ``ValueError`` for the wrong number
-    of dimensions, NaN / inf (with ``finite``) or values outside ``[minimum, maximum]``; the
+    of dimensions, NaN / inf (with ``finite``, or always for an integer ``dtype``) or values
+    outside ``[minimum, maximum]``; the
     message names the argument, the offending value and what was expected.
 
     Parameters
@@ -571,10 +574,22 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     --------
     >>> check_array([[1, 2]], "u", ndim=2, minimum=0).dtype
     dtype('float64')
+    >>> check_array([1, float("nan")], "codes", dtype=np.int64)
+    Traceback (most recent call last):
+    ...
+    ValueError: codes: expected finite numbers, got np.float64(nan) (1 of 2 values)
     """
     try:
         arr = np.asarray(values, dtype=dtype)
     except (TypeError, ValueError) as exc:
+        try:   # NaN or inf cast to integers: numbers with a bad value, not values of a bad type
+            as_float = np.asarray(values, dtype=float)
+        except (TypeError, ValueError):
+            as_float = None
+        if as_float is not None and not np.all(np.isfinite(as_float)):
+            bad = as_float[~np.isfinite(as_float)].ravel()[0]
+            raise ValueError(f"{name}: expected finite numbers, got {bad!r} "
+                             f"({int((~np.isfinite(as_float)).sum())} of {as_float.size} values)") from None
         raise TypeError(f"{name}: expected numbers, got {_fmt(values)} ({exc})") from None
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name}: expected a {ndim}-d array, got shape {arr.shape}")

@@ -284,11 +284,13 @@ class Ledger(Sequence):
                 at[p] = at.get(p, 0.0) + e
         memo: dict = {(): 0.0}
 
-        def cost(p):  # eps from the root to p: memoised over the prefixes (the tree is shallow)
-            c = memo.get(p)
-            if c is None:
-                c = memo[p] = at.get(p, 0.0) + cost(p[:-1])
-            return c
+        def cost(p):  # eps from the root to p, memoised over the prefixes; a loop, as a path may be deep
+            k = len(p)
+            while p[:k] not in memo:
+                k -= 1
+            for j in range(k + 1, len(p) + 1):   # the same sums as at[p] + cost(p[:-1]), root first
+                memo[p[:j]] = at.get(p[:j], 0.0) + memo[p[:j - 1]]
+            return memo[p]
 
         return {p: cost(p) for p in at}
 

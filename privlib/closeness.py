@@ -33,6 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DISTANCES",
     "EMD_METHODS",
+    "EMD_MEMORY_LIMIT",
     "ground_distance",
     "emd",
     "emd_flow",
@@ -316,12 +317,14 @@ def ground_distance(distance: str, *, hierarchy: Hierarchy | None = None) -> Cal
     return hierarchical
 
 
-def _check_ground(ground, m):
+def _check_ground(ground, m, *, values=True):
     g = np.asarray(ground, dtype=float)
     if g.ndim != 2 or g.shape[0] != g.shape[1]:
         raise ValueError(f"ground: expected a square ground-distance matrix, got shape {g.shape}")
     if g.shape[0] != m:
         raise ValueError(f"ground: expected a {m} x {m} matrix for distributions of length {m}, got {g.shape}")
+    if not values:
+        return g
     if not np.all(np.isfinite(g)):
         raise ValueError("ground: expected finite distances, got NaN or inf")
     if np.any(g < 0):
@@ -331,6 +334,47 @@ def _check_ground(ground, m):
 
 EMD_METHODS = ("network_simplex", "highs")
 """Solvers of :func:`emd_flow`: POT's exact network simplex (default) or SciPy's HiGHS LP."""
+
+EMD_MEMORY_LIMIT = 2 * 1024 ** 3
+"""Default ``max_memory`` of :func:`emd` and :func:`emd_flow` (bytes): 2 GiB.
+
+The general EMD has ``m^2`` flow variables; measured peaks (``benchmarks/bench_closeness.py``
+machine, m = 1,000-3,000 and 300-600) are about 26 bytes per variable for the network simplex
+and 1.3-1.6 kB for HiGHS, estimated as 32 and 1,600.  A domain whose estimate is above the
+limit is refused before any allocation (a solver that runs out of memory aborts the whole
+process, a notebook kernel with it): 2 GiB admits about 8,000 values for the network simplex
+and 1,100 for HiGHS.
+"""
+_BYTES_PER_PAIR = {"network_simplex": 32, "highs": 1600}
+
+
+def _closed_form(g):
+    """``emd_ordered`` or ``emd_equal`` when ``g`` is their ground distance (checked in row blocks), else None."""
+    m = g.shape[0]
+    if m < 2:
+        return None
+    cols = np.arange(m)
+    forms = {"ordered": emd_ordered, "equal": emd_equal}
+    for i0 in range(0, m, 256):
+        rows = np.arange(i0, min(i0 + 256, m))[:, None]
+        block = g[i0:i0 + 256]
+        if "ordered" in forms and not np.allclose(block, np.abs(rows - cols) / (m - 1), rtol=1e-12, atol=0):
+            del forms["ordered"]
+        if "equal" in forms and not np.array_equal(block, (rows != cols).astype(float)):
+            del forms["equal"]
+        if not forms:
+            return None
+    return next(iter(forms.values()))
+
+
+def _check_memory(m, method, max_memory):
+    need = _BYTES_PER_PAIR[method] * m * m
+    if need > max_memory:
+        raise ValueError(
+            f"ground: the general EMD over a domain of {m:,} values has {m * m:,} flow variables and needs about "
+            f"{need / 2 ** 30:.2f} GiB with method={method!r}, above max_memory = {max_memory / 2 ** 30:.2f} GiB; "
+            "for an ordered, equal or hierarchical ground distance use the closed forms emd_ordered, emd_equal or "
+            "emd_hierarchical (linear in the domain), or raise max_memory if the machine has the memory")
 
 
 def _emd_highs(p, q, g):
@@ -361,7 +405,8 @@ def _emd_network_simplex(p, q, g):
     return float(np.sum(flow * g)), flow
 
 
-def emd_flow(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network_simplex") -> tuple[float, np.ndarray]:
+def emd_flow(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network_simplex",
+             max_memory: float = EMD_MEMORY_LIMIT) -> tuple[float, np.ndarray]:
     """Solve the EMD transportation problem; return ``(distance, flow)``.
 
     Minimises ``sum_ij d_ij f_ij`` subject to ``f_ij >= 0``, row sums ``p`` and column sums
@@ -377,6 +422,9 @@ def emd_flow(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "ne
         ``network_simplex``: POT's exact network simplex (``ot.emd``, Bonneel et al. 2011);
         ``highs``: SciPy's HiGHS on the dense linear program (``m^2`` variables; kept as a
         second, independent solver -- it is 26-640x slower, see ``benchmarks/bench_closeness.py``).
+    max_memory : float, default :data:`EMD_MEMORY_LIMIT` (2 GiB)
+        Bytes the solver may use: a larger domain is refused before anything is allocated
+        (``float("inf")``: no limit).
 
     Returns
     -------
@@ -389,7 +437,8 @@ def emd_flow(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "ne
     ------
     ValueError
         For distributions of different lengths, a ground matrix that is not ``m x m``,
-        finite and non-negative, or an unknown ``method``.
+        finite and non-negative, an unknown ``method``, or a domain whose estimated memory
+        (:data:`EMD_MEMORY_LIMIT`) is above ``max_memory`` (the message names both).
 
     Examples
     --------
@@ -400,15 +449,24 @@ def emd_flow(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "ne
     (0.75, [[0.0, 0.5, 0.5], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]])
     """
     check_in(method, "method", EMD_METHODS)
+    max_memory = check_positive(max_memory, "max_memory", finite=False)
     p, q = _pair(p, q, batch=False)
-    g = _check_ground(ground, q.shape[0])
+    g = _check_ground(ground, q.shape[0], values=False)
+    _check_memory(q.shape[0], method, max_memory)
+    g = _check_ground(g, q.shape[0])
     if method == "highs":
         return _emd_highs(p, q, g)
     return _emd_network_simplex(p, q, g)
 
 
-def emd(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network_simplex") -> float:
+def emd(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network_simplex",
+        max_memory: float = EMD_MEMORY_LIMIT) -> float:
     """General EMD for any ground-distance matrix (the independent check of every closed form).
+
+    A domain too large for ``max_memory`` (:data:`EMD_MEMORY_LIMIT`) whose ground matrix is the
+    ordered distance ``|i - j| / (m - 1)`` or the equal distance is computed by
+    :func:`emd_ordered` / :func:`emd_equal` (the same distance, in linear time); any other is
+    refused with the memory estimate.
 
     Parameters
     ----------
@@ -419,6 +477,8 @@ def emd(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network
     method : {"network_simplex", "highs"}
         The solver (see :func:`emd_flow`); by default POT's exact network simplex (``ot.emd2``
         computes the same value).
+    max_memory : float, default :data:`EMD_MEMORY_LIMIT` (2 GiB)
+        Bytes the solver may use (see above).
 
     Returns
     -------
@@ -437,4 +497,13 @@ def emd(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network
     >>> round(emd(p, q, g), 6) == round(emd_ordered(p, q), 6)
     True
     """
-    return emd_flow(p, q, ground, method=method)[0]
+    check_in(method, "method", EMD_METHODS)
+    max_memory = check_positive(max_memory, "max_memory", finite=False)
+    p, q = _pair(p, q, batch=False)
+    m = q.shape[0]
+    g = _check_ground(ground, m, values=False)
+    if _BYTES_PER_PAIR[method] * m * m > max_memory:
+        closed = _closed_form(g)
+        if closed is not None:
+            return float(closed(p, q))
+    return emd_flow(p, q, g, method=method, max_memory=max_memory)[0]

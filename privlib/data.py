@@ -188,7 +188,7 @@ def _read_adult_file(name: str, directory: str) -> pd.DataFrame:
     return df
 
 
-def load_adult(split: str = "all", /, *, dropna: bool = True) -> pd.DataFrame:
+def load_adult(*, split: str = "all", dropna: bool = True) -> pd.DataFrame:
     """UCI Adult (Kohavi & Becker 1996; CC BY 4.0), from ``data/adult/``.
 
     Parameters
@@ -215,7 +215,7 @@ def load_adult(split: str = "all", /, *, dropna: bool = True) -> pd.DataFrame:
 
     Examples
     --------
-    >>> df = load_adult("train")
+    >>> df = load_adult(split="train")
     >>> df.shape
     (30162, 15)
     >>> df["income"].value_counts().to_dict()
@@ -322,7 +322,8 @@ def load_ipums(path: str | os.PathLike, *, n: int | None = 100_000,
     FileNotFoundError
         No file at ``path``.
     ValueError
-        A variable is missing or holds non-numeric, non-integer or missing codes.
+        A file that cannot be read as CSV (truncated or corrupt, named), a variable that is
+        missing or holds non-numeric, non-integer or missing codes, or no usable record.
 
     Examples
     --------
@@ -343,8 +344,15 @@ def load_ipums(path: str | os.PathLike, *, n: int | None = 100_000,
     if not path.exists():
         raise FileNotFoundError(f"{path}: IPUMS extract not found; IPUMS data are not redistributed, "
                                 "request an extract with the variables of privlib.data.IPUMS_VARIABLES")
-    df = pd.read_csv(path)
+    try:
+        df = pd.read_csv(path)
+    except (EOFError, OSError, UnicodeDecodeError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
+        # a truncated .csv.gz raises a bare EOFError, a non-gzip .gz an OSError, an empty file EmptyDataError
+        raise ValueError(f"{path}: cannot read the IPUMS extract as CSV{' (gzip)' if path.suffix == '.gz' else ''}: "
+                         f"{type(exc).__name__}: {exc} (a truncated or corrupt download?)") from None
     df.columns = [str(c).strip().upper() for c in df.columns]
+    if df.empty:
+        raise ValueError(f"{path}: no usable record: the extract holds no record (columns {list(df.columns)[:8]})")
     check_unique_columns(df, f"{path} (column names, upper-cased)")
     if "OCC" not in df.columns and "OCC1990" in df.columns:
         df = df.rename(columns={"OCC1990": "OCC"})
@@ -354,7 +362,11 @@ def load_ipums(path: str | os.PathLike, *, n: int | None = 100_000,
             bad = pd.to_numeric(df[c], errors="coerce").isna() & df[c].notna()
             raise ValueError(f"{path}: IPUMS variable {c!r} must hold numeric codes, got {df[c][bad].iloc[:3].tolist()} "
                              f"(line(s) {[int(i) + 2 for i in df.index[bad][:3]]})")
+    n_read = len(df)
     df = df[(df["INCWAGE"] < 999998) & (df["OCC"] > 0)]
+    if df.empty:
+        raise ValueError(f"{path}: no usable record: all {n_read:,} records have missing wage income "
+                         "(INCWAGE 999998 or 999999) or no occupation (OCC 0)")
     check_no_nan(df, str(path), list(IPUMS_VARIABLES))
     for c in ("AGE", "STATEFIP", "EDUC", "OCC"):
         v = df[c].to_numpy(dtype=float)

@@ -13,7 +13,7 @@ from privlib.data import load_adult
 from privlib.experiments import diffgen as xdg
 from privlib.sources import diffgen as src
 
-ADULT = load_adult("train").iloc[:200].reset_index(drop=True)
+ADULT = load_adult(split="train").iloc[:200].reset_index(drop=True)
 ADULT_TAX = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
 
 JOB = src.job_taxonomy()
@@ -54,4 +54,7 @@ CASES = [
     Case(xdg.select_min_leaf, (TOY, PRED, "class", TAX), {"grid": (0.0, 0.01), "folds": 3}),
     Case(xdg.scalability, (TOY, PRED, "class", TAX),
          {"sizes": [400], "eps": 0.5, "h": 3, "classes": CLS}, view=_no_seconds),
+    Case(xdg.contingency_accuracy, (TOY.iloc[:150], TOY.iloc[150:], PRED, "class", TAX),
+         {"eps": 0.5, "classes": CLS, "sample": 50},
+         view=lambda d: (d["ca"], d["released_empty"], d["real_weight"], d["noise_weight"])),
 ]

@@ -24,7 +24,8 @@ No notebook is executed; the source is read with :mod:`ast` and the modules are 
    * **options are keyword-only**, by this heuristic: *a parameter with a default value is
      keyword-only* (data arguments -- frames, arrays, the column names that define them --
      have no default; a data argument that has one must be declared positional-only, before
-     ``/``).  The ``__init__`` a dataclass generates from its fields is exempt (a result
+     ``/``, and listed in ``_DATA_WITH_DEFAULT``: a positional-only option cannot be passed by
+     name).  The ``__init__`` a dataclass generates from its fields is exempt (a result
      record, built field by field);
    * numpydoc sections: ``Parameters`` when the callable takes parameters (a class:
      ``Parameters`` or ``Attributes``), ``Returns`` (or ``Yields``) for functions whose return
@@ -60,12 +61,12 @@ LAYERS = {
     "_validation": 0, "_progress": 0, "accounting": 0, "mechanisms": 0, "hierarchy": 0,
     "closeness": 1, "requirements": 1,
     "models": 2, "generalization": 2, "partition": 2, "attacks": 2, "metrics": 2, "release": 2, "diffgen": 2,
-    "noise": 2, "synth": 2, "reident": 2,
+    "noise": 2, "synth": 2, "reident": 2, "scale": 2,
     "data": 3, "simulate": 3, "sources": 3,
     "experiments": 4, "scorecard": 4,
 }
 #: Dependencies that a privlib module imports only inside the function that uses them.
-HEAVY = ("scipy.optimize", "sklearn", "joblib", "ot", "matplotlib")
+HEAVY = ("scipy.optimize", "sklearn", "joblib", "ot", "matplotlib", "dask", "distributed")
 
 
 # ----------------------------------------------------------------------------- the modules
@@ -388,6 +389,24 @@ def _params(fn):
     return sig, [p for p in sig.parameters.values() if p.name not in ("self", "cls")]
 
 
+#: The positional-only parameters with a default that are *data* (reviewed one by one): the only
+#: exemptions from "a parameter with a default is keyword-only".  A positional-only option cannot
+#: be passed by name at all (``load_adult(split="train")`` was a TypeError), so ``/`` no longer
+#: exempts a parameter by itself.
+_DATA_WITH_DEFAULT = {
+    ("privlib.accounting.Ledger.__init__", "entries"),            # the ledger's entries
+    ("privlib.data.adult_hierarchies", "attributes"),             # the columns whose trees are loaded
+    ("privlib.metrics.privacy_breach", "actual"),                 # the true values (or in a Prediction)
+    *((f"privlib.requirements.{c}.{m}", "counts") for c in ("KAnonymity", "LDiversity", "TCloseness")
+      for m in ("satisfied", "holds")),                           # the classes' sensitive counts
+}
+#: Options that are still positional-only, owned by modules outside this check's last review: to be
+#: made keyword-only.  This set may only shrink (its entries are checked to exist).
+_PENDING_POSITIONAL_OPTIONS = {
+    ("privlib.noise.RampDistribution.rvs", "size"),
+}
+
+
 def _hint_problems(qual, fn, *, is_init=False, dataclass_init=False):
     sig, params = _params(fn)
     if sig is None:
@@ -400,7 +419,49 @@ def _hint_problems(qual, fn, *, is_init=False, dataclass_init=False):
         out.extend(f"{qual}: option {p.name!r} has a default but is not keyword-only (put it after `*`)"
                    for p in params if p.default is not inspect.Parameter.empty
                    and p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        out.extend(f"{qual}: option {p.name!r} has a default but is positional-only, so it cannot be passed "
+                   f"by name (put it after `*`; a data argument with a default is listed in _DATA_WITH_DEFAULT)"
+                   for p in params if p.default is not inspect.Parameter.empty
+                   and p.kind is inspect.Parameter.POSITIONAL_ONLY
+                   and (qual, p.name) not in _DATA_WITH_DEFAULT | _PENDING_POSITIONAL_OPTIONS)
     return out
+
+
+def test_the_keyword_only_heuristic_catches_positional_options():
+    def load(split: str = "all", /, *, dropna: bool = True) -> None: ...
+    def encode(df: object, qi: object, sensitive: tuple = (), /) -> None: ...
+    def evaluate(enc: object, levels: object, requirements: tuple = ()) -> None: ...
+    def fine(df: object, /, *, split: str = "all") -> None: ...
+    assert any("'split'" in p and "positional-only" in p for p in _hint_problems("m.load", load))
+    assert any("'sensitive'" in p for p in _hint_problems("m.encode", encode))
+    assert any("'requirements'" in p for p in _hint_problems("m.evaluate", evaluate))
+    assert _hint_problems("m.fine", fine) == []
+
+
+def _resolve_qualname(qual):
+    parts = qual.split(".")
+    for i in range(len(parts), 0, -1):
+        try:
+            obj = importlib.import_module(".".join(parts[:i]))
+        except ImportError:
+            continue
+        for name in parts[i:]:
+            obj = getattr(obj, name)
+        return obj
+    raise ImportError(qual)  # pragma: no cover
+
+
+@pytest.mark.parametrize("qual,param", sorted(_DATA_WITH_DEFAULT | _PENDING_POSITIONAL_OPTIONS))
+def test_the_positional_exemptions_exist(qual, param):
+    try:
+        fn = _resolve_qualname(qual)
+    except (ImportError, AttributeError):
+        if (qual, param) in _PENDING_POSITIONAL_OPTIONS:
+            pytest.skip(f"{qual} is gone (moved or renamed): remove it from _PENDING_POSITIONAL_OPTIONS")
+        raise
+    p = inspect.signature(inspect.unwrap(fn)).parameters[param]
+    assert p.kind is inspect.Parameter.POSITIONAL_ONLY and p.default is not inspect.Parameter.empty, \
+        f"{qual}({param}) is no longer a positional-only parameter with a default: remove it from the list"
 
 
 def _is_exception(obj) -> bool:

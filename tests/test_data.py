@@ -9,29 +9,29 @@ from privlib.hierarchy import HierarchyError
 
 
 def test_adult_counts_and_columns():
-    assert len(data.load_adult("all", dropna=False)) == 48_842
-    assert len(data.load_adult("all")) == 45_222
-    assert len(data.load_adult("train")) == 30_162
-    assert len(data.load_adult("train", dropna=False)) == 32_561
-    assert len(data.load_adult("test")) == 15_060
+    assert len(data.load_adult(split="all", dropna=False)) == 48_842
+    assert len(data.load_adult(split="all")) == 45_222
+    assert len(data.load_adult(split="train")) == 30_162
+    assert len(data.load_adult(split="train", dropna=False)) == 32_561
+    assert len(data.load_adult(split="test")) == 15_060
     df = data.load_adult()
     assert list(df.columns) == data.ADULT_COLUMNS
     assert set(df["income"]) == {"<=50K", ">50K"}
     assert not df.isna().any().any()
     assert df["age"].dtype == np.int64 and df["age"].between(17, 90).all()
-    raw = data.load_adult("all", dropna=False)
+    raw = data.load_adult(split="all", dropna=False)
     assert raw["workclass"].isna().sum() == 2_799 and raw["occupation"].isna().sum() == 2_809
 
 
 def test_adult_returns_a_copy():
-    a = data.load_adult("train")
+    a = data.load_adult(split="train")
     a.loc[0, "age"] = -1
-    assert data.load_adult("train").loc[0, "age"] != -1
+    assert data.load_adult(split="train").loc[0, "age"] != -1
 
 
 def test_adult_bad_split():
     with pytest.raises(ValueError, match=r"split: expected one of \['all', 'train', 'test'\]"):
-        data.load_adult("validation")
+        data.load_adult(split="validation")
 
 
 def test_checksum_error_names_file_and_both_checksums(tmp_path, monkeypatch):
@@ -43,10 +43,10 @@ def test_checksum_error_names_file_and_both_checksums(tmp_path, monkeypatch):
     try:
         with pytest.raises(data.ChecksumError, match=r"adult\.test: md5 [0-9a-f]{32} does not match the expected "
                                                      "35238206dfdf7f1fe215bbb874adecdc"):
-            data.load_adult("test")
+            data.load_adult(split="test")
         assert issubclass(data.ChecksumError, ValueError)
         # the train file is intact and still loads
-        assert len(data.load_adult("train")) == 30_162
+        assert len(data.load_adult(split="train")) == 30_162
     finally:
         data.clear_cache()
 
@@ -98,7 +98,7 @@ def test_ipums_reader(tmp_path):
 
 
 def test_every_adult_value_is_in_its_hierarchy():
-    df = data.load_adult("all", dropna=False)
+    df = data.load_adult(split="all", dropna=False)
     for attr, h in data.adult_hierarchies().items():
         h.check_values(df[attr].dropna())
         assert h.root == "*"
@@ -177,7 +177,7 @@ def test_ipums_duplicated_and_bad_columns_are_clear_errors(tmp_path):
 
 def test_loader_argument_types_are_checked():
     with pytest.raises(TypeError, match="dropna"):
-        data.load_adult("train", dropna="no")
+        data.load_adult(split="train", dropna="no")
     with pytest.raises(TypeError, match="attributes"):
         data.adult_hierarchies("age")
 
@@ -188,7 +188,7 @@ def test_tkde2007_trees_cover_every_adult_value_and_have_the_published_shape():
     trees = adult_hierarchies(hierarchy_set="tkde2007")
     assert set(trees) == {"workclass", "education", "marital_status", "occupation", "relationship", "race",
                           "sex", "native_country", "income"}
-    df = load_adult("all", dropna=False)
+    df = load_adult(split="all", dropna=False)
     for a, h in trees.items():
         observed = set(df[a].dropna().unique()) - {"?"}
         assert observed <= set(h.leaves), (a, observed - set(h.leaves))
@@ -205,7 +205,7 @@ def test_tkde2007_public_domains():
     dom = adult_domains(hierarchy_set="tkde2007")
     assert dom == {"age": (15, 95), "fnlwgt": (0, 1_500_000), "education_num": (1, 20),
                    "capital_gain": (0, 100_000), "capital_loss": (0, 5_000), "hours_per_week": (1, 100)}
-    df = load_adult("all")
+    df = load_adult(split="all")
     for a, (lo, hi) in dom.items():  # the public ranges cover the records
         assert lo <= df[a].min() and df[a].max() <= hi, a
 

@@ -17,7 +17,7 @@ INCOME = ["<=50K", ">50K"]          # the order of the salary classes (the order
 
 @pytest.fixture(scope="module")
 def adult():
-    return load_adult("train").iloc[:3000].reset_index(drop=True)
+    return load_adult(split="train").iloc[:3000].reset_index(drop=True)
 
 
 @pytest.fixture(scope="module")
@@ -32,7 +32,7 @@ def occ():
 
 @pytest.fixture(scope="module")
 def enc(adult, hier, occ):
-    return encode_lattice(adult, QI, hier, ["occupation", "income"], sa_domains={"occupation": occ.leaves, "income": INCOME})
+    return encode_lattice(adult, QI, hier, sensitive=["occupation", "income"], sa_domains={"occupation": occ.leaves, "income": INCOME})
 
 
 def _requirements(occ):
@@ -69,14 +69,14 @@ def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, 
         res = evaluate_node(enc, L)
         assert res["n_classes"] == k.n_classes
         assert res["dm"] == pytest.approx(discernibility(k.sizes))
-        assert evaluate_node(enc, L, [KAnonymity(5)])["satisfied"] == k.holds(5)
+        assert evaluate_node(enc, L, requirements=[KAnonymity(5)])["satisfied"] == k.holds(5)
         for kind, c in (("distinct", None), ("entropy", None), ("recursive", 3)):
             ld = l_diversity(g, QI, "occupation", kind=kind, c=c)
-            assert evaluate_node(enc, L, [LDiversity(3, kind=kind, c=c, sa="occupation")])["satisfied"] == ld.holds(3)
+            assert evaluate_node(enc, L, requirements=[LDiversity(3, kind=kind, c=c, sa="occupation")])["satisfied"] == ld.holds(3)
         to = t_closeness(g, QI, "occupation", distance="hierarchical", hierarchy=occ)
         ti = t_closeness(g, QI, "income", distance="ordered", sa_values=INCOME)
         for t in (0.2, 0.3):
-            got = evaluate_node(enc, L, [TCloseness(t, distance="hierarchical", hierarchy=occ, sa="occupation"),
+            got = evaluate_node(enc, L, requirements=[TCloseness(t, distance="hierarchical", hierarchy=occ, sa="occupation"),
                                     TCloseness(t, distance="ordered", sa="income")])["satisfied"]
             assert got == (to.holds(t) and ti.holds(t))
 
@@ -85,7 +85,7 @@ def test_evaluate_agrees_with_models_on_the_generalized_table(enc, adult, hier, 
 def test_search_equals_brute_force(enc, occ, i):
     reqs = _requirements(occ)[i]
     nodes = lattice(enc.heights)
-    full = {L: evaluate_node(enc, L, reqs) for L in nodes}
+    full = {L: evaluate_node(enc, L, requirements=reqs) for L in nodes}
     sat = {L for L, r in full.items() if r["satisfied"]}
     minimal = {L for L in sat if not any(
         L[:j] + (L[j] - 1,) + L[j + 1:] in sat for j in range(len(L)) if L[j] > 0)}
@@ -100,7 +100,7 @@ def test_search_equals_brute_force(enc, occ, i):
 def test_requirements_are_monotone_under_generalization(enc, occ, i):
     # the generalization property (slide "Properties of t-closeness") that the search relies on
     reqs = _requirements(occ)[i]
-    ok = {L: evaluate_node(enc, L, reqs)["satisfied"] for L in lattice(enc.heights)}
+    ok = {L: evaluate_node(enc, L, requirements=reqs)["satisfied"] for L in lattice(enc.heights)}
     for L, s in ok.items():
         if s:
             for j in range(len(L)):
@@ -214,11 +214,11 @@ def test_group_key_does_not_overflow_with_9_qis_of_256_leaves():
     enc = encode_lattice(df, qi, h)
     assert np.prod([float(w[0]) for w in enc.widths]) >= 2.0 ** 63
     bottom = (0,) * 9
-    res = evaluate_node(enc, bottom, [KAnonymity(2)])
+    res = evaluate_node(enc, bottom, requirements=[KAnonymity(2)])
     assert res["n_classes"] == len(df) and not res["satisfied"]       # old code: 8 classes, 2-anonymous
     ids, nc = class_ids(enc, bottom)
     assert nc == len(df) and len(set(ids.tolist())) == len(df)
-    assert evaluate_node(enc, (1,) + (0,) * 8, [KAnonymity(2)])["satisfied"]
+    assert evaluate_node(enc, (1,) + (0,) * 8, requirements=[KAnonymity(2)])["satisfied"]
     for direction in ("bottom-up", "top-down"):
         r = search(enc, [KAnonymity(2)], direction=direction)
         assert set(r.minimal["levels"]) == {(1,) + (0,) * 8, (0,) + (1,) * 8}
@@ -245,18 +245,18 @@ def test_group_codes_matches_np_unique_past_the_bound():
 
 def test_ordered_t_closeness_on_text_needs_an_explicit_order(adult, hier):
     with pytest.raises(ValueError, match=r"sa_domains: the ordered distance on 'income' needs an explicit order"):
-        search(encode_lattice(adult, QI, hier, ["income"]), [TCloseness(0.3, distance="ordered", sa="income")])
-    e = encode_lattice(adult, QI, hier, ["income"])
+        search(encode_lattice(adult, QI, hier, sensitive=["income"]), [TCloseness(0.3, distance="ordered", sa="income")])
+    e = encode_lattice(adult, QI, hier, sensitive=["income"])
     with pytest.raises(ValueError, match="sa_domains"):
-        evaluate_node(e, (0, 0, 0, 0), [TCloseness(0.3, distance="ordered", sa="income")])
+        evaluate_node(e, (0, 0, 0, 0), requirements=[TCloseness(0.3, distance="ordered", sa="income")])
     # an ordered categorical carries its order
     import pandas as pd
     cat = adult.assign(income=pd.Categorical(adult["income"], categories=INCOME, ordered=True))
-    ec = encode_lattice(cat, QI, hier, ["income"])
+    ec = encode_lattice(cat, QI, hier, sensitive=["income"])
     assert ec.sa_domain["income"] == tuple(INCOME)
-    assert evaluate_node(ec, (1, 1, 1, 1), [TCloseness(0.3, distance="ordered", sa="income")])["satisfied"] == \
-        evaluate_node(encode_lattice(adult, QI, hier, ["income"], sa_domains={"income": INCOME}), (1, 1, 1, 1),
-                 [TCloseness(0.3, distance="ordered", sa="income")])["satisfied"]
+    assert evaluate_node(ec, (1, 1, 1, 1), requirements=[TCloseness(0.3, distance="ordered", sa="income")])["satisfied"] == \
+        evaluate_node(encode_lattice(adult, QI, hier, sensitive=["income"], sa_domains={"income": INCOME}), (1, 1, 1, 1),
+                 requirements=[TCloseness(0.3, distance="ordered", sa="income")])["satisfied"]
 
 
 def test_ordered_requirement_uses_the_given_order_not_the_spelling():
@@ -265,17 +265,17 @@ def test_ordered_requirement_uses_the_given_order_not_the_spelling():
     order = [f"{i}K" for i in range(3, 12)]
     df = pd.DataFrame({"g": [0, 0, 0, 1, 1, 1, 2, 2, 2], "salary": sal})
     h = {"g": Hierarchy.from_rows([[0, "*"], [1, "*"], [2, "*"]], name="g")}
-    e = encode_lattice(df, ["g"], h, ["salary"], sa_domains={"salary": order})
-    num = encode_lattice(df.assign(salary=[int(s[:-1]) for s in sal]), ["g"], h, ["salary"])
+    e = encode_lattice(df, ["g"], h, sensitive=["salary"], sa_domains={"salary": order})
+    num = encode_lattice(df.assign(salary=[int(s[:-1]) for s in sal]), ["g"], h, sensitive=["salary"])
     # class {3K, 4K, 5K} is 0.375 from Q (slides); the text order would give another value
     t_ok = TCloseness(0.375, distance="ordered", sa="salary")
     t_bad = TCloseness(0.374, distance="ordered", sa="salary")
     for enc_ in (e, num):
-        assert evaluate_node(enc_, (0,), [t_ok])["satisfied"] and not evaluate_node(enc_, (0,), [t_bad])["satisfied"]
+        assert evaluate_node(enc_, (0,), requirements=[t_ok])["satisfied"] and not evaluate_node(enc_, (0,), requirements=[t_bad])["satisfied"]
 
 
 def test_hierarchical_requirement_needs_the_leaves_as_domain(adult, hier, occ):
-    e = encode_lattice(adult, QI, hier, ["occupation"])        # sorted domain, not the leaves' order
+    e = encode_lattice(adult, QI, hier, sensitive=["occupation"])        # sorted domain, not the leaves' order
     with pytest.raises(ValueError, match="hierarchy's leaves"):
         search(e, [TCloseness(0.3, distance="hierarchical", hierarchy=occ, sa="occupation")])
 
@@ -327,13 +327,13 @@ def test_generalize_table_names_missing_values_as_models_do():
 
 
 def test_requirements_without_sa_and_frequency_l_diversity(adult, hier, enc):
-    one = encode_lattice(adult, QI, hier, ["occupation"])
+    one = encode_lattice(adult, QI, hier, sensitive=["occupation"])
     freq = search(one, [LDiversity(2, kind="frequency")], direction="top-down")
     named = search(enc, [LDiversity(2, kind="frequency", sa="occupation")], direction="top-down")
     assert freq.best == named.best and freq.dm == named.dm
     for L in lattice(one.heights)[:40]:                 # agrees with privlib.models on the published table
         table = generalize_table(adult, hier, dict(zip(QI, L)))
         rep = l_diversity(table, QI, "occupation", kind="frequency")
-        assert evaluate_node(one, L, [LDiversity(2, kind="frequency")])["satisfied"] == rep.holds(2)
+        assert evaluate_node(one, L, requirements=[LDiversity(2, kind="frequency")])["satisfied"] == rep.holds(2)
     with pytest.raises(ValueError, match=r"sa: the requirement .* names no sensitive attribute and 2 are encoded"):
         search(enc, [LDiversity(2)])

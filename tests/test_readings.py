@@ -33,13 +33,13 @@ def registry(tmp_path):
             _row(id="c", claim="Census experiment", compare="none", source="", tolerance="", reason="not public"),
             _row(id="d", claim="Table 2 cells", compare="table", source="0.5;0.278"),
             _row(id="e", kind="hypothesis", claim="Q uniform", compare="range", source="0.1;0.3", explains="a")]
-    write_readings("demo", rows, tmp_path)
+    write_readings("demo", rows, directory=tmp_path)
     return tmp_path
 
 
 # ---------------------------------------------------------------------- the API
 def test_a_registered_card_records_values_in_the_registry_order(registry):
-    card = Scorecard.from_readings("demo", registry)
+    card = Scorecard.from_readings("demo", directory=registry)
     card.record("e", 0.25)
     card.record_table("d", [0.5, 0.2781])
     card.record("b", Seeds([True, True, False, True, True]))
@@ -56,13 +56,13 @@ def test_a_registered_card_records_values_in_the_registry_order(registry):
 
 
 def test_a_cause_shows_only_on_a_row_that_differs_or_is_fragile(registry):
-    card = Scorecard.from_readings("demo", registry)
+    card = Scorecard.from_readings("demo", directory=registry)
     card.record("b", Seeds([True] * 5))
     assert card.to_frame().set_index("id").loc["b", "cause"] == ""
 
 
 def test_record_refuses_what_the_registry_does_not_allow(registry):
-    card = Scorecard.from_readings("demo", registry)
+    card = Scorecard.from_readings("demo", directory=registry)
     with pytest.raises(KeyError, match="'zz' is not a registered claim"):
         card.record("zz", 1.0)
     with pytest.raises(ValueError, match="judged over 5 seeds"):
@@ -87,8 +87,8 @@ def test_record_refuses_what_the_registry_does_not_allow(registry):
 
 
 def test_check_complete_refuses_a_claim_without_value_and_a_difference_without_cause(tmp_path):
-    write_readings("demo", [_row(), _row(id="f", source="0.5")], tmp_path)
-    card = Scorecard.from_readings("demo", tmp_path)
+    write_readings("demo", [_row(), _row(id="f", source="0.5")], directory=tmp_path)
+    card = Scorecard.from_readings("demo", directory=tmp_path)
     card.record("a", 0.375)
     with pytest.raises(ValueError, match=r"without a value: \['f'\]"):
         card.check_complete()
@@ -123,7 +123,7 @@ def test_a_scorecard_without_registry_cannot_record():
 ])
 def test_validate_readings_names_the_rule_broken(change, message):
     with pytest.raises(ValueError, match=re.escape(message)):
-        validate_readings(pd.DataFrame([_row(**change)]), "demo")
+        validate_readings(pd.DataFrame([_row(**change)]), chapter="demo")
 
 
 def test_validate_readings_refuses_duplicates_and_unknown_columns():
@@ -142,13 +142,13 @@ def test_an_unexplained_difference_with_its_hypothesis_is_accepted():
 
 def test_load_readings_and_history_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="no registry of readings for 'nothing'"):
-        load_readings("nothing", tmp_path)
+        load_readings("nothing", directory=tmp_path)
     (tmp_path / "history.csv").write_text("chapter,id,why\nx,y,z\n")
     with pytest.raises(ValueError, match="expected the columns"):
-        load_history(tmp_path)
+        load_history(directory=tmp_path)
     (tmp_path / "history.csv").write_text(",".join(HISTORY_COLUMNS) + "\nx,y,old,agrees,new,\n")
     with pytest.raises(ValueError, match="without a chapter, id or why"):
-        load_history(tmp_path)
+        load_history(directory=tmp_path)
 
 
 def test_cause_counts_counts_reproduction_differences_by_cause():
@@ -188,7 +188,7 @@ def test_every_saved_scorecard_comes_from_a_registry():
 
 @pytest.mark.parametrize("chapter", REGISTRIES)
 def test_saved_scorecard_matches_its_registry(chapter):
-    reg = load_readings(chapter, READINGS)
+    reg = load_readings(chapter, directory=READINGS)
     card = pd.read_csv(CARDS / f"{chapter}.csv", dtype=str, keep_default_na=False)
     assert card["id"].tolist() == reg["id"].tolist(), f"{chapter}: saved rows differ from the registry's claims"
     for col in ("claim", "kind", "where", "reading", "variant"):
@@ -204,14 +204,14 @@ def test_saved_scorecard_matches_its_registry(chapter):
 
 
 def test_the_reading_history_names_registered_claims():
-    history = load_history(READINGS)
-    known = {(c, i) for c in REGISTRIES for i in load_readings(c, READINGS)["id"]}
+    history = load_history(directory=READINGS)
+    known = {(c, i) for c in REGISTRIES for i in load_readings(c, directory=READINGS)["id"]}
     unknown = [f"{r.chapter}/{r.id}" for r in history.itertuples() if (r.chapter, r.id) not in known]
     assert not unknown, f"history entries for claims that are not registered: {unknown}"
 
 
 def test_no_chapter_says_fixed_before_unless_its_history_is_empty():
-    history = load_history(READINGS)
+    history = load_history(directory=READINGS)
     changed = set(history["chapter"])
     bad = []
     for chapter, nb in _chapter_notebooks().items():
@@ -231,5 +231,5 @@ def test_registry_columns_are_the_documented_ones():
 
 
 def test_load_scorecards_reads_every_chapter():
-    cards = load_scorecards(CARDS)
+    cards = load_scorecards(directory=CARDS)
     assert set(cards["chapter"]) >= set(REGISTRIES)

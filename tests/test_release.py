@@ -228,7 +228,7 @@ def test_from_generalization_boxes_and_counts():
 
 @pytest.mark.parametrize("levels", [(0, 0), (1, 1), (0, 2), (2, 3), (1, 0)])
 def test_from_generalization_agrees_with_the_lattice_search(levels):
-    enc = encode_lattice(GDF, ["work", "age"], {"work": WORK, "age": AGE}, ["s"])
+    enc = encode_lattice(GDF, ["work", "age"], {"work": WORK, "age": AGE}, sensitive=["s"])
     node = evaluate_node(enc, levels)
     dec = from_generalization(coded(), levels, qi=["work", "age"], sa="s", sa_values=["a", "b"],
                               hierarchies={"work": WORK, "age": AGE}, orders=ORDER)
@@ -248,8 +248,8 @@ def test_from_generalization_on_adult_setup_matches_the_lattice():
     levels = (1, 1, 0, 2, 0)
     dec = from_generalization(s.df, levels, qi=s.qi, sa=s.sa, sa_values=s.sa_values, hierarchies=hs,
                               orders=s.orders)
-    raw = data.load_adult("train")
-    node = evaluate_node(encode_lattice(raw, list(s.qi), hs, [s.sa]), levels)
+    raw = data.load_adult(split="train")
+    node = evaluate_node(encode_lattice(raw, list(s.qi), hs, sensitive=[s.sa]), levels)
     loss = information_loss(s.df, dec)
     assert (loss.n_classes, loss.dm) == (node["n_classes"], node["dm"])
     assert [tuple(v) for v in zip(dec.domain_lower, dec.domain_upper)] == [s.domain[c] for c in s.qi]

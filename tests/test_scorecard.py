@@ -126,21 +126,21 @@ def test_counts_headline_save_and_load(tmp_path):
     assert counts["reproduction"] == {"claims": 3, "agrees": 1, "differs": 1, "fragile": 0, "not reproduced": 1}
     assert counts["self-check"]["claims"] == 1 and counts["hypothesis"]["agrees"] == 1
     assert card.summary().startswith("demo: 3 reproduction claims: 1 agree, 1 differ, 0 fragile, 1 not reproduced")
-    path = card.save(tmp_path)
+    path = card.save(directory=tmp_path)
     assert path.name == "demo.csv"
-    loaded = load_scorecards(tmp_path)
+    loaded = load_scorecards(directory=tmp_path)
     assert loaded["chapter"].tolist() == ["demo"] * 5
     assert loaded["status"].tolist() == card.to_frame()["status"].tolist()
     table = headline(loaded)
     assert table.loc["demo", "claims"] == 3 and table.loc["demo", "self-check"] == 1
     assert table.loc["all chapters", "agrees"] == 1
-    assert load_scorecards(tmp_path / "none").empty
+    assert load_scorecards(directory=tmp_path / "none").empty
 
 
 def test_first_generation_rows_load_as_untyped(tmp_path):
     pd.DataFrame({"chapter": ["old"], "claim": ["x"], "source value": ["1"], "our value": ["1"],
                   "tolerance": ["±0"], "status": ["agrees"], "note": [""]}).to_csv(tmp_path / "old.csv", index=False)
-    loaded = load_scorecards(tmp_path)
+    loaded = load_scorecards(directory=tmp_path)
     assert loaded.loc[0, "kind"] == "untyped" and "untyped" in headline(loaded).columns
 
 

@@ -94,7 +94,7 @@ def _no_state(tmp_path):
 
 def test_check_in():
     with pytest.raises(ValueError, match=r"split: expected one of \['all', 'train', 'test'\], got 'c'"):
-        data.load_adult("c")
+        data.load_adult(split="c")
 
 
 def test_check_distribution_names_the_argument_for_non_numbers():

@@ -148,8 +148,9 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
         * Line 9: when a numerical value was specialized, one exponential mechanism per new
           interval (eps' each, parallel: the two intervals hold disjoint records);
         * Line 12: Laplace noise Lap(2/eps) on the count of every group x class of the
-          generalized domain (eps/2, parallel: the groups are disjoint), rounded to the
-          nearest non-negative integer.
+          generalized domain (eps/2, parallel: the groups are disjoint); here its exact integer
+          counterpart, the discrete Laplace (two-sided geometric) noise of
+          :func:`privlib.mechanisms.discrete_laplace` at eps/2, clipped at 0 (post-processing).
 
         ``eps_spent + eps_unspent == eps`` (Theorem 4.1); the ledger is checked against
         ``eps`` before the release is returned.
@@ -268,7 +269,8 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     key, sizes, n_groups = _group_keys(prep, cut_nodes)
     cells, counts = _noisy_counts(key, prep.y, K, n_groups, eps / 2.0, gen)
     entries.append(LedgerEntry("laplace", eps / 2.0, "parallel", group="Algorithm 1, line 12",
-                               detail=f"Algorithm 1, line 12: Lap(2/eps) on {n_groups * K:,} disjoint "
+                               detail=f"Algorithm 1, line 12: discrete Laplace at eps/2 (the source's Lap(2/eps)) "
+                                      f"on {n_groups * K:,} disjoint "
                                       f"group x class counts"))
     # reserved and not spent: Line 9 of the iterations that did not split an interval; with
     # nothing to choose at all (eps' undefined), the half of eps of Lines 3-11

@@ -10,17 +10,20 @@ results).
 
 On a cluster
 ------------
-joblib's backend is chosen by the caller, not by privlib.  With a Dask cluster::
+joblib's backend is chosen by the caller, not by privlib.  With a Dask cluster
+(``pip install privlib[dask]``)::
 
     from dask.distributed import Client
     import joblib
-    client = Client("scheduler-address:8786")
+    client = Client("scheduler-address:8786")  # or Client(LocalCluster(n_workers=...))
     with joblib.parallel_config(backend="dask"):
-        frame = sweep(..., n_jobs=-1)          # any privlib sweep
+        frame = sweep(..., n_jobs=-1, backend=None)   # e.g. empirical_privacy.sweep
 
 and with Ray, ``from ray.util.joblib import register_ray; register_ray()`` then
-``joblib.parallel_config(backend="ray")``.  Pass ``backend=None`` (the default) to use the
-active configuration; privlib's sweeps otherwise use ``loky``.
+``joblib.parallel_config(backend="ray")``.  ``backend=None`` uses the active configuration;
+the default, ``"loky"``, ignores it and runs on this machine's cores.  The tasks are then
+pickled to the workers, which import privlib and the task function by name (tested on a
+``dask.distributed.LocalCluster``: the same rows as ``n_jobs=1``).
 """
 from __future__ import annotations
 
@@ -107,7 +110,8 @@ def run(fn: Callable[..., Any], tasks: Iterable, *, n_jobs: int = 1, backend: st
         see the module docstring).
     shared : dict, optional
         Keyword arguments passed to every call (large arrays are memory-mapped by loky, not
-        copied per task).
+        copied per task).  A random generator is refused here: workers would each draw from
+        a copy; seed each task with :func:`spawn` instead.
     progress : bool or "text"
         ``True``: tqdm's live bar; ``"text"``: a reproducible text bar on stderr (for notebooks
         checked by nbval); ``False``: none.
@@ -123,6 +127,9 @@ def run(fn: Callable[..., Any], tasks: Iterable, *, n_jobs: int = 1, backend: st
     ------
     ValueError
         On a bad ``n_jobs`` or ``progress``.
+    TypeError
+        On a ``fn`` that is not callable, or a ``shared`` that is not a dict or holds a
+        ``numpy.random.Generator`` (or ``RandomState``, ``BitGenerator``).
 
     Examples
     --------
@@ -134,7 +141,15 @@ def run(fn: Callable[..., Any], tasks: Iterable, *, n_jobs: int = 1, backend: st
     if not callable(fn):
         raise TypeError(f"fn: expected a callable, got {type(fn).__name__}")
     tasks = list(tasks)
+    if shared is not None and not isinstance(shared, dict):
+        raise TypeError(f"shared: expected a dict of keyword arguments, got {type(shared).__name__}")
     shared = dict(shared or {})
+    for key, value in shared.items():
+        if isinstance(value, (np.random.Generator, np.random.RandomState, np.random.BitGenerator)):
+            raise TypeError(
+                f"shared[{key!r}]: a {type(value).__name__} cannot be shared by the tasks: every worker would get "
+                "a copy (the same noise in every task) and the results would depend on n_jobs; give each task "
+                "its own seed with privlib.experiments.spawn(seed, len(tasks)) and put it in the task")
     bar = progress_bar(len(tasks), str(desc), progress)
     out = []
     try:

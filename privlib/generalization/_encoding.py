@@ -55,7 +55,7 @@ class Encoded:
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> enc.qi, enc.heights, enc.n, len(enc.rows)
     (('age',), (2,), 6, 4)
     """
@@ -77,7 +77,7 @@ class Encoded:
         return tuple(len(lk) - 1 for lk in self.lookups)
 
 
-def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, sensitive: Sequence[str] = (), /, *,
+def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, /, *, sensitive: Sequence[str] = (),
                    sa_domains: Mapping | None = None) -> Encoded:
     """Encode the QIs of ``df`` as leaf codes of their hierarchies.
 
@@ -88,8 +88,8 @@ def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, se
     hierarchies : mapping column -> Hierarchy
         One per QI; every value must be a leaf (else :class:`~privlib.hierarchy.HierarchyError`
         naming the value and the attribute).
-    sensitive : list of str
-        Sensitive attributes whose counts are carried along.
+    sensitive : list of str, default ()
+        Sensitive attributes whose counts are carried along (keyword-only).
     sa_domains : mapping column -> sequence, optional
         Domain (order) of a sensitive attribute; default the sorted distinct values (the
         categories of an ordered categorical).  For a hierarchical distance pass the
@@ -112,7 +112,7 @@ def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, se
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> enc.sa_domain["disease"], enc.weight.tolist()
     (('f', 'u'), [1.0, 2.0, 2.0, 1.0])
     """
@@ -221,7 +221,7 @@ def class_ids(enc: Encoded, levels: Sequence[int]) -> tuple[np.ndarray, int]:
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> ids, nc = class_ids(enc, (1,))
     >>> ids.tolist(), nc
     ([0, 0, 1, 1], 2)

@@ -45,7 +45,7 @@ def generalize_table(df: pd.DataFrame, hierarchies: Mapping, levels: Mapping) ->
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> generalize_table(df, {"age": age}, {"age": 1})["age"].tolist()
     ['2*', '2*', '3*', '3*', '2*', '3*']
     """

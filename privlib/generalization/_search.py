@@ -53,7 +53,7 @@ def _judge(enc, levels, fs: _FreqSet, bound) -> dict:
             "avg_size": enc.n / nc}
 
 
-def evaluate_node(enc: Encoded, levels: Sequence[int], requirements: Sequence = (), /) -> dict:
+def evaluate_node(enc: Encoded, levels: Sequence[int], /, *, requirements: Sequence = ()) -> dict:
     """Evaluate one lattice node: whether it satisfies every requirement, and its quality.
 
     Parameters
@@ -61,7 +61,7 @@ def evaluate_node(enc: Encoded, levels: Sequence[int], requirements: Sequence = 
     enc : Encoded
     levels : sequence of int
         One generalization level per QI.
-    requirements : sequence of requirement objects
+    requirements : sequence of requirement objects, default ()
         :class:`~privlib.requirements.KAnonymity`, :class:`~privlib.requirements.LDiversity`,
         :class:`~privlib.requirements.TCloseness` (empty: only the quality is computed).
 
@@ -78,9 +78,9 @@ def evaluate_node(enc: Encoded, levels: Sequence[int], requirements: Sequence = 
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> from privlib.requirements import KAnonymity
-    >>> evaluate_node(enc, (1,), [KAnonymity(3)])
+    >>> evaluate_node(enc, (1,), requirements=[KAnonymity(3)])
     {'levels': (1,), 'satisfied': True, 'n_classes': 2, 'dm': 18.0, 'avg_size': 3.0}
     """
     levels = _check_levels(enc, levels)
@@ -113,7 +113,7 @@ class SearchResult:
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> from privlib.requirements import LDiversity
     >>> res = search(enc, [LDiversity(2)])
     >>> res.best, res.dm, res.n_nodes
@@ -174,7 +174,7 @@ def search(enc: Encoded, requirements: Sequence, *, direction: str = "bottom-up"
     >>> from privlib.hierarchy import Hierarchy
     >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
     >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, ["disease"])
+    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
     >>> from privlib.requirements import KAnonymity
     >>> search(enc, [KAnonymity(2)], direction="top-down").minimal
       levels  n_classes    dm  avg_size
@@ -260,7 +260,7 @@ def _bind(enc, requirements, allow_empty=False) -> tuple:
             (sa,) = enc.sa_counts
         if sa not in enc.sa_counts:
             raise ValueError(f"sa: {sa!r} was not encoded as a sensitive attribute "
-                             f"(list it in encode_lattice(df, qi, hierarchies, sensitive))")
+                             f"(list it in encode_lattice(df, qi, hierarchies, sensitive=[...]))")
         q = None
         if isinstance(r, TCloseness):
             if r.distance == "ordered" and not enc.sa_ordered.get(sa, False):

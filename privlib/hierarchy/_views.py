@@ -75,3 +75,32 @@ def emd_matrices(self) -> tuple:
     weights = np.array([self._height[n] for n in nodes], dtype=float) / max(self.height, 1)
     view = (A, C, weights)
     return view
+
+
+def distance_matrix(self) -> np.ndarray:
+    """Build :meth:`Hierarchy.distance_matrix` from the level codes, one comparison per level.
+
+    The LCA of two leaves has height ``h`` exactly when ``h`` is the lowest level at which
+    their generalizations (:meth:`Hierarchy.ancestor`, numbered by :meth:`Hierarchy.level_codes`)
+    coincide; so, from the top level down, every pair with equal codes at level ``L`` gets
+    ``L / H``.  ``O(H m^2)`` vectorised instead of ``m^2`` Python LCA walks.
+    """
+    m = len(self.leaves)
+    if self.height == 0:
+        return np.zeros((m, m))
+    d = np.ones((m, m))
+    for level in range(self.height - 1, -1, -1):
+        codes = self.level_codes()[level][0]
+        order = np.argsort(codes, kind="stable")
+        sc = codes[order]
+        starts = np.flatnonzero(np.r_[True, sc[1:] != sc[:-1]])
+        ends = np.r_[starts[1:], m]
+        value = level / self.height
+        for a, b in zip(starts[ends - starts > 1], ends[ends - starts > 1]):
+            block = order[a:b]
+            if block[-1] - block[0] == b - a - 1:     # a contiguous run of leaves (depth-first order)
+                d[block[0]:block[-1] + 1, block[0]:block[-1] + 1] = value
+            else:
+                d[np.ix_(block, block)] = value
+    np.fill_diagonal(d, 0.0)
+    return d

@@ -105,6 +105,10 @@ def qi_codes(df: pd.DataFrame, qi: Sequence[str], *, name: str = "qi") -> np.nda
                 raise TypeError(f"{name}: quasi-identifier {c!r} is an unordered categorical, not orderable; "
                                 "give it an order with privlib.partition.encode_ordinal or an ordered Categorical")
             cols.append(s.cat.codes.to_numpy(np.int64))
+        elif pd.api.types.is_unsigned_integer_dtype(s) and s.max() >= _INT_LIMIT:
+            # uint64 codes of 2**63 or more would wrap to negative int64 codes
+            raise ValueError(f"{name}: quasi-identifier {c!r} has values up to {int(s.max())}, beyond the "
+                             f"integer codes privlib handles (|code| < 2**62)")
         elif pd.api.types.is_bool_dtype(s) or pd.api.types.is_integer_dtype(s):
             cols.append(s.to_numpy(np.int64))
         elif pd.api.types.is_float_dtype(s) and not np.all(np.isfinite(s.to_numpy())):
@@ -203,7 +207,14 @@ def _sensitive(df, sa, sa_values=None):
         if isinstance(s.dtype, pd.CategoricalDtype):
             values = list(s.cat.categories)
         else:
-            values = sorted(pd.unique(s).tolist())
+            uniq = pd.unique(s).tolist()
+            try:
+                values = sorted(uniq)
+            except TypeError:   # e.g. ints and strings: no order to put the histogram columns in
+                kinds = sorted({type(v).__name__ for v in uniq})
+                raise TypeError(f"sa: the sensitive column {sa!r} mixes values of types {kinds} that have no common "
+                                f"order (e.g. {uniq[:4]}); cast it to one type (df[{sa!r}].astype(str)) or pass "
+                                "sa_values=[...] in the order you want") from None
     else:
         if isinstance(sa_values, (str, bytes)):
             raise TypeError(f"sa_values: expected a sequence of sensitive values, got the string {sa_values!r}")

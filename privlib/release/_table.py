@@ -101,7 +101,9 @@ def anonymized_table(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequ
         For a non-DataFrame or non-Decomposition.
     ValueError
         For an empty ``df``, ``qi`` that are not the release's, a bad ``ranges``, a
-        ``class_column`` already in ``df``, or records outside the release's domain.
+        ``class_column`` already in ``df``, records outside the release's domain, or a
+        differentially private release (a non-empty ledger, as :func:`privlib.partition.dp_kdtree`'s):
+        its table of records would publish exact data outside the budget.
 
     Examples
     --------
@@ -114,6 +116,13 @@ def anonymized_table(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequ
     """
     qi = _check_qi(decomposition, qi)
     check_in(ranges, "ranges", RANGES)
+    if len(decomposition.ledger):
+        raise ValueError(
+            f"decomposition: a differentially private release (its ledger spends eps = "
+            f"{decomposition.ledger.total():.6g}) publishes boxes with noisy counts, not records; its anonymized "
+            "table would publish every class's exact range and every record's true values outside the budget. "
+            "Publish the release itself (decomposition.leaves_frame()); anonymized_table is for syntactic releases "
+            "(Mondrian, generalizations) whose ledger is empty")
     if not isinstance(class_column, str):
         raise TypeError(f"class_column: expected a column name (str), got {type(class_column).__name__}")
     if isinstance(df, pd.DataFrame) and class_column in df.columns:

@@ -343,7 +343,7 @@ class Scorecard:
 
     # ------------------------------------------------------------------ from a registry
     @classmethod
-    def from_readings(cls, chapter: str, directory: str | os.PathLike | None = None, /, *,
+    def from_readings(cls, chapter: str, /, *, directory: str | os.PathLike | None = None,
                       digits: int = 4) -> Scorecard:
         """A scorecard whose rows come from the chapter's registry of readings.
 
@@ -374,13 +374,13 @@ class Scorecard:
         >>> d = tempfile.mkdtemp()
         >>> _ = write_readings("demo", [{"id": "d-p1", "where": "Section 4", "quote": "D[P1,Q] = 0.375",
         ...     "claim": "D[P1, Q] = 0.375", "kind": "reproduction", "reading": "ordered EMD",
-        ...     "compare": "abs", "source": "0.375", "tolerance": "printed"}], d)
-        >>> card = Scorecard.from_readings("demo", d)
+        ...     "compare": "abs", "source": "0.375", "tolerance": "printed"}], directory=d)
+        >>> card = Scorecard.from_readings("demo", directory=d)
         >>> card.record("d-p1", 0.3751).status
         'agrees'
         """
         from ._registry import load_readings, not_reproduced_rows
-        frame = load_readings(chapter, directory)
+        frame = load_readings(chapter, directory=directory)
         card = cls(chapter, digits=digits, readings=frame)
         card.claims.extend(not_reproduced_rows(frame))
         return card
@@ -605,7 +605,7 @@ class Scorecard:
         """The chapter's headline sentence (reproduction claims and their statuses)."""
         return _summary_text(self.chapter, self.counts())
 
-    def save(self, directory: str | os.PathLike | None = None, /) -> Path:
+    def save(self, *, directory: str | os.PathLike | None = None) -> Path:
         """Write the scorecard to ``<directory>/<chapter>.csv`` (default :func:`scorecard_dir`)."""
         from ._files import scorecard_dir
         directory = Path(directory) if directory is not None else scorecard_dir()

@@ -75,7 +75,7 @@ def scorecard_dir() -> Path:
     return Path(__file__).resolve().parents[1] / "book" / "scorecards"
 
 
-def load_scorecards(directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
+def load_scorecards(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
     """Concatenate every chapter's saved scorecard (empty frame if there is none).
 
     Scorecards saved before rows had a kind are read with ``kind = "untyped"``.
@@ -94,8 +94,8 @@ def load_scorecards(directory: str | os.PathLike | None = None, /) -> pd.DataFra
     --------
     >>> import tempfile
     >>> directory = tempfile.mkdtemp()
-    >>> _ = Scorecard("demo").save(directory)
-    >>> load_scorecards(directory).shape
+    >>> _ = Scorecard("demo").save(directory=directory)
+    >>> load_scorecards(directory=directory).shape
     (0, 15)
     """
     directory = Path(directory) if directory is not None else scorecard_dir()

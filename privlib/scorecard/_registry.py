@@ -73,7 +73,7 @@ def _problem(chapter, rid, text) -> str:
     return f"{chapter}: reading {rid!r}: {text}"
 
 
-def validate_readings(frame: pd.DataFrame, chapter: str = "registry", /) -> pd.DataFrame:
+def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry") -> pd.DataFrame:
     """Check a registry of readings against the book's rules and return it (strings, ``""`` for blank).
 
     Rules: the columns :data:`READING_COLUMNS`; ids unique slugs; ``kind`` one of
@@ -193,7 +193,7 @@ def validate_readings(frame: pd.DataFrame, chapter: str = "registry", /) -> pd.D
     return frame.reset_index(drop=True)
 
 
-def load_readings(chapter: str, directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
+def load_readings(chapter: str, /, *, directory: str | os.PathLike | None = None) -> pd.DataFrame:
     """Read and validate the registry of readings ``<directory>/<chapter>.csv``.
 
     Parameters
@@ -220,8 +220,8 @@ def load_readings(chapter: str, directory: str | os.PathLike | None = None, /) -
     >>> import tempfile
     >>> d = tempfile.mkdtemp()
     >>> _ = write_readings("demo", [{"id": "a", "where": "Table 1", "claim": "c", "kind": "self-check",
-    ...                              "reading": "r", "compare": "holds", "source": "true"}], d)
-    >>> load_readings("demo", d)["compare"].tolist()
+    ...                              "reading": "r", "compare": "holds", "source": "true"}], directory=d)
+    >>> load_readings("demo", directory=d)["compare"].tolist()
     ['holds']
     """
     if not isinstance(chapter, str) or not chapter.strip():
@@ -231,11 +231,11 @@ def load_readings(chapter: str, directory: str | os.PathLike | None = None, /) -
     if not path.exists():
         raise FileNotFoundError(f"chapter: no registry of readings for {chapter!r} at {path}")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    return validate_readings(frame, chapter)
+    return validate_readings(frame, chapter=chapter)
 
 
-def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, directory: str | os.PathLike | None = None,
-                   /) -> Path:
+def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, /, *,
+                   directory: str | os.PathLike | None = None) -> Path:
     """Validate ``rows`` and write them as the registry ``<directory>/<chapter>.csv``.
 
     Returns
@@ -248,10 +248,10 @@ def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, directory: str
     >>> import tempfile
     >>> write_readings("demo", [{"id": "a", "where": "Table 1", "claim": "c", "kind": "self-check",
     ...                          "reading": "r", "compare": "holds", "source": "true"}],
-    ...                tempfile.mkdtemp()).name
+    ...                directory=tempfile.mkdtemp()).name
     'demo.csv'
     """
-    frame = validate_readings(pd.DataFrame(rows), chapter)
+    frame = validate_readings(pd.DataFrame(rows), chapter=chapter)
     directory = Path(directory) if directory is not None else readings_dir()
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{chapter}.csv"
@@ -259,7 +259,7 @@ def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, directory: str
     return path
 
 
-def load_history(directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
+def load_history(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
     """The reading history: every reading changed after a result had been seen.
 
     Parameters
@@ -275,7 +275,7 @@ def load_history(directory: str | os.PathLike | None = None, /) -> pd.DataFrame:
     Examples
     --------
     >>> import tempfile
-    >>> load_history(tempfile.mkdtemp()).columns.tolist()
+    >>> load_history(directory=tempfile.mkdtemp()).columns.tolist()
     ['chapter', 'id', 'old_reading', 'old_status', 'new_reading', 'why']
     """
     directory = Path(directory) if directory is not None else readings_dir()

@@ -264,12 +264,16 @@ def min_alpha_for_dp(m: float | np.ndarray, *, eps: float) -> float | np.ndarray
     >>> import math
     >>> min_alpha_for_dp(5, eps=math.log(2))
     5.0
+    >>> min_alpha_for_dp(5, eps=1000.0), min_alpha_for_dp(5, eps=1e-310)   # the limits, no overflow
+    (0.0, inf)
     """
     eps = check_epsilon(eps)
     m_arr = check_array(m, "m")
     if m_arr.size and m_arr.min() < 0:
         raise ValueError(f"m: expected synthetic totals >= 0, got a minimum of {m_arr.min()}")
-    out = m_arr / math.expm1(eps)
+    # e^eps overflows a float above eps ~ 709.78: alpha is then m / inf = 0 (no prior is needed)
+    with np.errstate(over="ignore"):   # eps ~ 1e-310: alpha = m / e^eps - 1 is inf (no finite prior)
+        out = m_arr / (math.expm1(eps) if eps < 709.0 else math.inf)
     return float(out) if out.ndim == 0 else out
 
 

@@ -11,6 +11,11 @@ from ..accounting import Ledger
 from ._pdp import min_alpha_for_dp
 from ._transition import _MAX_DRAWS
 
+#: Above this prior (times 1 + the group's count) the Dirichlet draw is the uniform distribution to
+#: double precision (eps -> 0): its spread ~ 1 / sqrt(alpha) and its bias ~ n / alpha are below 1e-17.
+_FLAT_ALPHA = 1e34
+
+
 # ----------------------------------------------------------------------------------------
 # the Multinomial-Dirichlet synthesizer on any table of counts
 # ----------------------------------------------------------------------------------------
@@ -102,6 +107,11 @@ def synthesize_table(counts: pd.DataFrame | np.ndarray, *, eps: float, rng: int 
         raise ValueError(f"counts: expected at least one group and one value, got shape {n.shape}")
     if np.any(n != np.round(n)):
         raise ValueError("counts: expected whole numbers (counts of records), got fractions")
+    if n.sum() > _MAX_DRAWS and totals is None:   # the row sums are the synthetic totals: checked before int64
+        raise ValueError(f"counts: the group sizes (row sums) are the synthetic totals without `totals`; expected "
+                         f"at most {_MAX_DRAWS:,} records in all, got {n.sum():.6g}")
+    if n.max() >= 2.0 ** 53:
+        raise ValueError(f"counts: expected counts below 2**53 (exact in float64), got a maximum of {n.max():.6g}")
     n = n.astype(np.int64)
     gen = as_generator(rng)
     if totals is None:
@@ -119,8 +129,12 @@ def synthesize_table(counts: pd.DataFrame | np.ndarray, *, eps: float, rng: int 
         raise ValueError(f"totals: expected at most {_MAX_DRAWS:,} synthetic records in all, got {int(m.sum()):,}")
     alpha = np.asarray(min_alpha_for_dp(m, eps=eps), dtype=float)
     conc = alpha[:, None] + n
-    draws = gen.standard_gamma(np.where(conc > 0, conc, 1.0))
-    draws = np.where(conc > 0, draws, 0.0)
+    # A prior this large (eps -> 0) makes pi uniform to double precision: Dirichlet(alpha + n) has mean
+    # (alpha + n_i) / (k alpha + sum n) and spread ~ 1 / sqrt(k alpha); inf (eps ~ 1e-310) would give NaN.
+    flat = alpha > _FLAT_ALPHA * (1.0 + n.sum(axis=1))
+    ok = (conc > 0) & ~flat[:, None]
+    draws = gen.standard_gamma(np.where(ok, conc, 1.0))
+    draws = np.where(ok, draws, 0.0)
     sums = draws.sum(axis=1, keepdims=True)
     k = n.shape[1]
     pi = np.divide(draws, sums, out=np.full(draws.shape, 1.0 / k), where=sums > 0)
