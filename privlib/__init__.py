@@ -18,6 +18,7 @@ Modules, by layer (a module imports only from its own layer or below; see ``ARCH
 2  noise              QWI multiplicative noise infusion (ramp distribution)
 2  synth              OnTheMap: Multinomial-Dirichlet synthesizer, DP ratios, PDP
 2  reident            HI/PI re-identification bounds, success rates, data swapping
+2  scale              the counting algorithms on a Dask DataFrame / dask.distributed cluster
 3  data               shipped data sets (Adult, census substitute, IPUMS reader, MovieLens), md5-checked
 3  simulate           seeded simulators standing in for data that cannot be shared
 3  sources            the sources' worked tables, as the sources print them
@@ -56,6 +57,7 @@ _MODULES = (
     "closeness", "requirements",
     "models", "generalization", "partition", "attacks", "metrics", "release", "diffgen", "noise", "synth",
     "reident",
+    "scale",
     "data", "simulate", "sources",
     "experiments", "scorecard",
 )

@@ -250,15 +250,18 @@ def test_dp_noise_scale_and_determinism():
     a = dp_kdtree(df, ["x", "y"], "s", eps=2.0, height=3, rng=7, **TOY)
     b = dp_kdtree(df, ["x", "y"], "s", eps=2.0, height=3, rng=np.random.default_rng(7), **TOY)
     assert np.array_equal(a.histograms, b.histograms) and np.array_equal(a.lower, b.lower)
-    # Laplace noise on each cell: the noise has the scale 1/eps_count (large-sample check)
+    # discrete Laplace noise on each cell: integer, with E|Z| = 2 alpha / (1 - alpha**2),
+    # alpha = exp(-eps_count) (large-sample check)
     errs = []
     for seed in range(40):
         dec = dp_kdtree(df, ["x", "y"], "s", eps=2.0, height=3, rng=seed, **TOY)
         h, _ = leaf_hist_from_data(dec, df)
         errs.append((dec.histograms - h).ravel())
     errs = np.concatenate(errs)
+    assert np.array_equal(errs, np.round(errs))
     eps_count = 2.0 * (1 - 0.3)
-    assert abs(np.mean(np.abs(errs)) - 1 / eps_count) < 0.1 / eps_count
+    alpha = np.exp(-eps_count)
+    assert abs(np.mean(np.abs(errs)) - 2 * alpha / (1 - alpha ** 2)) < 0.1 / eps_count
 
 
 def test_dp_private_median_near_true_median_for_large_eps():

@@ -9,15 +9,16 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_generator, check_epsilon, check_int, check_probability, warn_privacy_leak
 from ..accounting import Ledger
-from ..mechanisms import laplace
+from ..mechanisms import discrete_laplace
+from ._cells import _cells, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
-from ._encoding import _INT_LIMIT, _check_common, _sensitive, qi_codes, root_box
+from ._encoding import _INT_LIMIT, _check_common
 
 #: ledger detail of a leaf histogram (the node is the last id of the entry's path)
-_LEAF_DETAIL = "leaf histogram: one Laplace count per SA value, disjoint cells (parallel)"
+_LEAF_DETAIL = "leaf histogram: one exact discrete Laplace count per SA value, disjoint cells (parallel)"
 
 
-def _median_segments(z, k, K, lo, hi):
+def _median_segments(z, k, K, lo, hi, w=None):
     """The candidate cut points of ``K`` nodes as runs of equal utility (piecewise constant).
 
     Node ``i`` holds the records ``k == i`` with codes ``z`` (0-based) and cuts
@@ -25,6 +26,8 @@ def _median_segments(z, k, K, lo, hi):
     ``-| #{x <= c} - n_i / 2 |`` only changes at the records' distinct codes, so the cuts
     fall into at most ``1 + distinct codes`` runs: ``[lo, u_1 - 1]`` (count 0),
     ``[u_r, u_{r+1} - 1]`` (count ``C_r``, the records ``<= u_r``), ..., ``[u_last, hi - 1]``.
+    With ``w`` each entry stands for ``w`` records (distinct rows and their multiplicities):
+    the same runs and counts as the records they stand for.
 
     Returns
     -------
@@ -32,11 +35,13 @@ def _median_segments(z, k, K, lo, hi):
         Runs of positive length only, ordered by node; memory O(records + nodes), not
         O(nodes x domain width).
     """
-    cnt = np.bincount(k, minlength=K)
+    cnt = np.bincount(k, minlength=K) if w is None else np.bincount(k, weights=w, minlength=K).astype(np.int64)
     width = int(hi.max(initial=0)) + 1 if K else 1         # codes are 0-based: z <= hi < width
     if K * width <= max(4 * k.size, 1 << 16):
         # narrow domain: a (nodes x codes) count table no larger than a few times the records
-        table = np.bincount(k * width + z, minlength=K * width).reshape(K, width)
+        table = np.bincount(k * width + z, weights=w, minlength=K * width).reshape(K, width)
+        if w is not None:
+            table = table.astype(np.int64)                 # integer-valued sums, exact below 2**53
         pk, pv = np.nonzero(table)                         # distinct (node, code) pairs, sorted
         C = np.cumsum(table, axis=1)[pk, pv]               # records <= pv in the node
     else:
@@ -45,12 +50,16 @@ def _median_segments(z, k, K, lo, hi):
         else:
             order = np.lexsort((z, k))                    # by node, then code (stable)
         k, z = k[order], z[order]
+        cw = None if w is None else np.concatenate([[0], np.cumsum(w[order])])
         first = np.ones(k.size, dtype=bool)
         first[1:] = (k[1:] != k[:-1]) | (z[1:] != z[:-1])
         starts = np.flatnonzero(first)
         pk, pv = k[starts], z[starts]                      # distinct (node, code) pairs, sorted
         last = np.append(starts[1:], k.size) - 1           # last record of each pair
-        C = last + 1 - np.searchsorted(k, pk, side="left")     # records <= pv in the node
+        if cw is None:
+            C = last + 1 - np.searchsorted(k, pk, side="left")     # records <= pv in the node
+        else:
+            C = cw[last + 1] - cw[np.searchsorted(k, pk, side="left")]
     pk = pk.astype(np.int64)
     pv = pv.astype(np.int64)
     same = np.zeros(pk.size, dtype=bool)
@@ -82,7 +91,7 @@ def _segment_probabilities(seg_node, seg_len, seg_util, K, eps, sensitivity=1.0)
     return w / np.bincount(seg_node, weights=w, minlength=K)[seg_node]
 
 
-def _private_medians(z, k, K, lo, hi, eps, gen):
+def _private_medians(z, k, K, lo, hi, eps, gen, w=None):
     """One exponential-mechanism median per node, drawn run by run (see :func:`_median_segments`).
 
     Exactly the distribution of the dense draw over every integer cut
@@ -90,7 +99,7 @@ def _private_medians(z, k, K, lo, hi, eps, gen):
     a run is chosen with weight ``length * exp(eps u / 2)`` by the Gumbel-max trick
     (:func:`privlib.mechanisms.exponential_rows`' method), then a cut uniformly inside it.
     """
-    seg_node, seg_start, seg_len, seg_util = _median_segments(z, k, K, lo, hi)
+    seg_node, seg_start, seg_len, seg_util = _median_segments(z, k, K, lo, hi, w)
     score = eps * seg_util / 2.0 + np.log(seg_len.astype(float)) + gen.gumbel(size=seg_node.size)
     order = np.lexsort((-score, seg_node))                 # best run of each node first
     best = order[np.searchsorted(seg_node[order], np.arange(K), side="left")]
@@ -280,24 +289,35 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     >>> dec.n_leaves, dec.path_spend().round(6).tolist()
     (4, [1.0, 1.0, 1.0, 1.0])
     """
+    return _dp_kdtree(df, qi, sa, None, eps=eps, height=height, rng=rng, median_fraction=median_fraction,
+                      domain=domain, sa_values=sa_values)
+
+
+def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain, sa_values):
+    """:func:`dp_kdtree`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
+    >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
     eps = check_epsilon(eps)
     height = check_int(height, "height", minimum=0, maximum=30)
     median_fraction = check_probability(median_fraction, "median_fraction", high_open=True)
     gen = as_generator(rng)
-    X = qi_codes(df, qi)
-    values, s = _sensitive(df, sa, sa_values)
-    dlo, dhi = root_box(X, qi, domain=domain)
+    zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
+    values, s = _sensitive_codes(df, sa, sa_values)
     if domain is None:
         warn_privacy_leak("dp_kdtree: no public `domain` was given, so the root box is the data's min and max of "
                           "every quasi-identifier, published outside the privacy budget; pass "
                           "domain={quasi-identifier: (low, high)} from public knowledge")
     if sa_values is None:
         warn_privacy_leak("dp_kdtree: no public `sa_values` was given, so the set of sensitive values present in the "
-                          "data is published (the histogram columns) outside the privacy budget; pass sa_values=")
+                          "data is published (the histogram columns) outside the privacy budget; pass "
+                          "sa_values=[...], the sensitive attribute's possible values from public knowledge")
     S = len(values)
-    n, d = X.shape
-    Z = X - dlo
+    d = len(zcols)
+    # the tree reads the records only through counts: run it on the distinct (QI codes, SA) rows,
+    # each weighted by how many records it stands for (the same counts, draws and noise)
+    Z, s, w = _cells(zcols, dlo, dhi, s, S, weights)
+    del zcols
+    n = Z.shape[0]
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
 
     tree = _Tree(d)
@@ -324,14 +344,14 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
         # leaves: noisy histograms
         leaf_idx = np.flatnonzero(~split)
         if leaf_idx.size:
-            true_hist = _group_hist(node_of, s, m, S)[leaf_idx]
+            true_hist = _group_hist(node_of, s, m, S, w)[leaf_idx].astype(np.int64)
             eps_leaf = eps - spent[leaf_idx]
             ledger = ledger + Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
                                                 paths=[paths[li] for li in leaf_idx.tolist()])
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
-                noisy[rows] = laplace(true_hist[rows], eps=float(e), sensitivity=1.0, rng=gen).reshape(-1, S)
+                noisy[rows] = discrete_laplace(true_hist[rows], eps=float(e), sensitivity=1, rng=gen).reshape(-1, S)
             leaf_nodes.extend(active[leaf_idx].tolist())
             leaf_hists.append(noisy)
         if not split.any():
@@ -345,7 +365,8 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
                 local = np.full(m, -1, dtype=np.int64)
                 local[sel] = np.arange(sel.size)
                 recs = np.flatnonzero(local[node_of] >= 0)
-                chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen)
+                chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen,
+                                          w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
                 ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
                                                     paths=[paths[node] for node in sel.tolist()], detail=detail)
@@ -376,10 +397,11 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
         # drop records whose node became a leaf
-        Z, s, X = Z[keep], s[keep], X[keep]
+        Z, s, w = Z[keep], s[keep], w[keep]
         node_of = new_node[keep]
         n = node_of.size
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
     ledger.check(eps)
-    params = dict(model="dp_kdtree", eps=eps, height=height, median_fraction=median_fraction, n=len(df))
+    params = dict(model="dp_kdtree", eps=eps, height=height, median_fraction=median_fraction,
+                  n=len(df) if weights is None else int(weights.sum()))
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)

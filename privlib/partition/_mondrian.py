@@ -9,8 +9,9 @@ import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
 from ..requirements import KAnonymity, LDiversity, TCloseness
+from ._cells import _cells, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
-from ._encoding import _INT_LIMIT, _check_common, _sensitive, qi_codes, root_box
+from ._encoding import _check_common
 
 
 def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | None = None,
@@ -108,13 +109,20 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
     >>> mondrian(df, ["x"], "s", k=2, l=2).n_leaves
     1
     """
+    return _mondrian(df, qi, sa, None, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
+                     t_rule=t_rule, domain=domain, sa_values=sa_values)
+
+
+def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values):
+    """:func:`mondrian`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
+    >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
-    n = len(df)
+    n = len(df) if weights is None else int(weights.sum())
     k = check_int(k, "k", minimum=1)
     if k > n:
         raise ValueError(f"k: expected an integer <= the number of records ({n}), got {k}")
-    X = qi_codes(df, qi)
-    values, s = _sensitive(df, sa, sa_values)
+    zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
+    values, s = _sensitive_codes(df, sa, sa_values)
     S = len(values)
     if l is not None:
         l = check_int(l, "l", minimum=1)
@@ -131,12 +139,12 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
         check_has_order(df[sa], "sa_values")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
-    dlo, dhi = root_box(X, qi, domain=domain)
-    d = X.shape[1]
-    width = (dhi - dlo + 1).astype(np.int64)
-    Z = X - dlo                                            # codes from 0
-    root = np.bincount(s, minlength=S).astype(float)
+    root = np.bincount(s, weights=weights, minlength=S).astype(float)
     root_p = root / n
+    # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
+    # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
+    Z, s, w = _cells(zcols, dlo, dhi, s, S, weights)
+    del zcols
     # the privacy models as requirement objects, checked on each candidate child (LeFevre et al.'s
     # "allowable" cut: both children satisfy every requirement)
     k_req = KAnonymity(k)
@@ -144,6 +152,53 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
     t_req = TCloseness(t, distance=distance) if t is not None else None
     child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
     node_t = t is not None and t_rule == "source"       # source: t on the node being split
+    tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t,
+                                              max_height)
+    params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
+                  distance=distance, max_height=max_height, n=n)
+    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
+
+
+def _node_ranks(r, g, wr, cnt, m, V):
+    """Per node of a level, along one QI given as ranks ``r`` (0 .. V-1) of rows weighted ``wr``:
+    the smallest and largest rank, the median rank (the rank at sorted position ``(cnt - 1) // 2``
+    of the node's records) and the records at most / below the median."""
+    ar = np.arange(m)
+    if m * V <= max(4 * r.size, 1 << 16):          # a (nodes x ranks) count table
+        T = np.bincount(g * V + r, weights=wr, minlength=m * V).reshape(m, V)
+        nz = T > 0
+        vmin = np.argmax(nz, axis=1)
+        vmax = V - 1 - np.argmax(nz[:, ::-1], axis=1)
+        C = np.cumsum(T, axis=1)                       # integer-valued floats, exact below 2**53
+        med = (C < ((cnt - 1) // 2 + 1)[:, None]).sum(axis=1)
+        n_le = C[ar, med].astype(np.int64)
+        n_lt = np.where(med > 0, C[ar, np.maximum(med - 1, 0)], 0).astype(np.int64)
+        return vmin, vmax, med, n_le, n_lt
+    key = g * V + r                                    # m, V <= rows < 2**31: fits in int64
+    o = np.argsort(key, kind="stable")
+    ks = key[o]
+    cw = np.concatenate([[0], np.cumsum(wr[o].astype(np.int64))])
+    base = ar.astype(np.int64) * V
+    fs = np.searchsorted(ks, base, side="left")
+    ls = np.searchsorted(ks, base + V, side="left") - 1
+    before = cw[fs]
+    vmin, vmax = ks[fs] - base, ks[ls] - base
+    q = np.searchsorted(cw, before + (cnt - 1) // 2 + 1, side="left") - 1
+    med = ks[q] - base
+    n_le = cw[np.searchsorted(ks, base + med, side="right")] - before
+    n_lt = cw[np.searchsorted(ks, base + med, side="left")] - before
+    return vmin, vmax, med, n_le, n_lt
+
+
+def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height):
+    """Mondrian's level-by-level splits on weighted distinct rows (see :func:`mondrian`).
+
+    ``Z``: (u, d) 0-based codes, ``s``: SA indices, ``w``: multiplicities.  Returns the
+    :class:`_Tree`, the leaf node ids and their (float) SA histograms.
+    """
+    d = Z.shape[1]
+    width = (dhi - dlo + 1).astype(np.int64)
+    need_hist = l_req is not None or child_t
 
     def ok(hist, cnt):
         good = k_req.satisfied(cnt)
@@ -153,66 +208,62 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
             good &= t_req.satisfied(cnt, hist, q=root_p)
         return good
 
+    # every QI as the ranks of its distinct codes (medians and cuts are read on the ranks)
+    vals = [np.unique(Z[:, j]) for j in range(d)]
+    R = np.column_stack([np.searchsorted(vals[j], Z[:, j]) for j in range(d)])
+    u = Z.shape[0]
     tree = _Tree(d)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
-    node_of = np.zeros(n, dtype=np.int64)       # local index into the active list
+    node_of = np.zeros(u, dtype=np.int64)       # local index into the active list
     active = ids                                 # tree ids of the active nodes
     act_lo = dlo[None, :] - dlo                  # boxes in 0-based codes
     act_hi = dhi[None, :] - dlo
-    rec = np.arange(n)                           # records still in active nodes
+    rec = np.arange(u)                           # rows still in active nodes
     leaf_nodes, leaf_hists = [], []
     depth = 0
     while active.size:
         m = active.size
         g = node_of[rec]
         srec = s[rec]
-        cnt = np.bincount(g, minlength=m)
-        hist = _group_hist(g, srec, m, S).astype(float)
+        wr = w[rec].astype(float)
+        cnt = np.bincount(g, weights=wr, minlength=m).astype(np.int64)
+        hist = _group_hist(g, srec, m, S, wr)
         can = np.ones(m, dtype=bool) if max_height is None else np.full(m, depth < max_height)
         if node_t:      # "nodes having EMD (compared to root) larger than t will not be split further"
             can &= t_req.satisfied(cnt, hist, q=root_p)
-        starts = np.concatenate([[0], np.cumsum(cnt)[:-1]])
         best_dim = np.full(m, -1, dtype=np.int64)
         best_thr = np.zeros(m, dtype=np.int64)
-        best_rank = np.full(m, d + 1, dtype=np.int64)
+        best_rthr = np.zeros(m, dtype=np.int64)
         cand_thr = np.zeros((m, d), dtype=np.int64)
+        cand_rthr = np.zeros((m, d), dtype=np.int64)
         cand_ok = np.zeros((m, d), dtype=bool)
         spread = np.zeros((m, d))
         for j in range(d):
-            W = int(width[j])
-            zj = Z[rec, j]
-            if m * W < _INT_LIMIT:                 # one int64 key (node, code): fits, checked in Python ints
-                base = np.arange(m, dtype=np.int64) * W
-                sk = np.sort(g * W + zj)
-                at = lambda pos: sk[pos] - base        # noqa: E731 - the codes at sorted positions
-            else:                                  # wide codes (e.g. nanosecond timestamps): no combined key
-                sz = zj[np.lexsort((zj, g))]
-                at = lambda pos: sz[pos]               # noqa: E731
-            vmin = at(starts)
-            vmax = at(starts + cnt - 1)
-            spread[:, j] = (vmax - vmin) / max(W - 1, 1)
-            med = at(starts + (cnt - 1) // 2)
-            side_le = zj <= med[g]
-            side_lt = zj < med[g]
-            n_le = np.bincount(g[side_le], minlength=m)    # counted from the records themselves
-            n_lt = np.bincount(g[side_lt], minlength=m)
-            h_le = _group_hist(g, srec, m, S, side_le.astype(float))
-            h_lt = _group_hist(g, srec, m, S, side_lt.astype(float))
-            ok_le = (n_le > 0) & (n_le < cnt) & ok(h_le, n_le) & ok(hist - h_le, cnt - n_le)
-            ok_lt = (n_lt > 0) & (n_lt < cnt) & ok(h_lt, n_lt) & ok(hist - h_lt, cnt - n_lt)
+            rj = R[rec, j]
+            rmin, rmax, rmed, n_le, n_lt = _node_ranks(rj, g, wr, cnt, m, int(vals[j].size))
+            spread[:, j] = (vals[j][rmax] - vals[j][rmin]) / max(int(width[j]) - 1, 1)
+            med = vals[j][rmed]
+            h_le = h_lt = None
+            if need_hist:
+                h_le = _group_hist(g, srec, m, S, wr * (rj <= rmed[g]))
+                h_lt = _group_hist(g, srec, m, S, wr * (rj < rmed[g]))
+            ok_le = (n_le > 0) & (n_le < cnt) & ok(h_le, n_le) & ok(None if h_le is None else hist - h_le, cnt - n_le)
+            ok_lt = (n_lt > 0) & (n_lt < cnt) & ok(h_lt, n_lt) & ok(None if h_lt is None else hist - h_lt, cnt - n_lt)
             bal_le = np.abs(2 * n_le - cnt)
             bal_lt = np.abs(2 * n_lt - cnt)
             use_lt = ok_lt & (~ok_le | (bal_lt < bal_le))
             cand_ok[:, j] = (ok_le | ok_lt) & can
             cand_thr[:, j] = np.where(use_lt, med - 1, med)
+            cand_rthr[:, j] = np.where(use_lt, rmed - 1, rmed)     # code <= med - 1  <=>  rank <= rmed - 1
         # preference: widest normalised spread first (stable: first listed on ties)
         order = np.argsort(-spread, axis=1, kind="stable")
+        ar = np.arange(m)
         for r in range(d):
             j = order[:, r]
-            okj = cand_ok[np.arange(m), j] & (best_dim < 0)
+            okj = cand_ok[ar, j] & (best_dim < 0)
             best_dim[okj] = j[okj]
-            best_thr[okj] = cand_thr[np.arange(m), j][okj]
-            best_rank[okj] = r
+            best_thr[okj] = cand_thr[ar, j][okj]
+            best_rthr[okj] = cand_rthr[ar, j][okj]
         split = best_dim >= 0
         # leaves
         leaf_idx = np.flatnonzero(~split)
@@ -223,6 +274,7 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
         sp = np.flatnonzero(split)
         dims = best_dim[sp]
         thr = best_thr[sp]
+        rthr = best_rthr[sp]
         lo_l, hi_l = act_lo[sp].copy(), act_hi[sp].copy()
         lo_r, hi_r = act_lo[sp].copy(), act_hi[sp].copy()
         rows = np.arange(sp.size)
@@ -232,19 +284,16 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
         left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth)
         right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth)
         tree.split(active[sp], dims, thr + dlo[dims], left_ids, right_ids)
-        # move records: new local index = 2 * position-in-sp + (right)
+        # move rows: new local index = 2 * position-in-sp + (right)
         pos = np.full(m, -1, dtype=np.int64)
         pos[sp] = np.arange(sp.size)
         keep = split[g]
         rec = rec[keep]
         g2 = pos[g[keep]]
-        right = Z[rec, dims[g2]] > thr[g2]
+        right = R[rec, dims[g2]] > rthr[g2]
         node_of[rec] = 2 * g2 + right
         active = np.column_stack([left_ids, right_ids]).ravel()
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
-    params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
-                  distance=distance, max_height=max_height, n=n)
-    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
-
+    return tree, leaf_nodes, hists

@@ -72,7 +72,7 @@ def scorecard_dir() -> Path:
     for d in (here, *here.parents):
         if (d / "_toc.yml").exists():
             return d / "book" / "scorecards"
-    return Path(__file__).resolve().parents[1] / "book" / "scorecards"
+    return Path(__file__).resolve().parents[2] / "book" / "scorecards"
 
 
 def load_scorecards(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:

@@ -1,0 +1,166 @@
+"""Census scale: Mondrian, the DP kd-tree and DiffGen on 10^5 .. 10^7 synthetic Adult-like records.
+
+Every size and algorithm runs in a separate process (``python benchmarks/bench_scale.py --one
+ALGO N``), so each peak memory is that process's own during the call (``VmHWM``, reset once the
+data is built: the interpreter, the data and the algorithm's working memory).  The synthetic tables draw every column independently from Adult's marginal
+(seeded): the empirical-privacy set-up's QIs and occupation for Mondrian and the kd-tree
+(``privlib.experiments.empirical_privacy.adult_setup``), DiffGen's 14 predictors and income for
+DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).
+
+Run from the repository root:
+
+    python benchmarks/bench_scale.py                 # 10^5 and 10^6 (about a minute)
+    python benchmarks/bench_scale.py --census        # + 10^7 (several minutes, about 3 GB)
+    python benchmarks/bench_scale.py --census --save benchmarks/results/bench_scale.csv
+
+Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
+DataFrame to the release), the process's peak resident memory, the input table's size
+(``DataFrame.memory_usage(deep=True)``), the peak over the input, the growth of the time per
+10x records, and the machine's load average when the run started (timings taken on a loaded
+machine are inflated).  ``--save`` writes the same table as CSV with the machine's description,
+for the book to read.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pandas as pd
+
+ALGOS = ("mondrian", "kdtree", "diffgen")
+LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10"}
+SEED = 2024
+
+
+def synthetic(df, columns, n, seed):
+    """``n`` records, each column drawn independently from its marginal in ``df`` (seeded)."""
+    gen = np.random.default_rng(seed)
+    out = {}
+    for c in columns:
+        vals, counts = np.unique(df[c].to_numpy(), return_counts=True)   # sorted values: same on every machine
+        out[c] = vals[gen.choice(vals.size, size=n, p=counts / counts.sum())]
+    return pd.DataFrame(out)
+
+
+def _status_kb(field):
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise KeyError(field)
+
+
+def _reset_peak():
+    """Free what the data generation left behind and restart the peak-RSS counter (Linux:
+    ``/proc/self/clear_refs``), so that the peak is the call's: the data, the interpreter and the
+    algorithm's working memory.  False where that is not possible (the peak then includes the
+    generation)."""
+    import ctypes
+    import gc
+    gc.collect()
+    try:
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        _status_kb("VmHWM")
+        return True
+    except (OSError, KeyError):
+        return False
+
+
+def run_one(algo, n):
+    """One measurement in this process: returns a dict (printed as JSON by ``--one``)."""
+    if algo in ("mondrian", "kdtree"):
+        from privlib.experiments import empirical_privacy as ep
+        setup = ep.adult_setup()
+        qi, sa = list(setup.qi), setup.sa
+        df = synthetic(setup.df, qi + [sa], n, SEED)
+        if algo == "mondrian":
+            from privlib.partition import mondrian
+            call = lambda: mondrian(df, qi, sa, k=10, domain=setup.domain)          # noqa: E731
+        else:
+            from privlib.partition import dp_kdtree
+            call = lambda: dp_kdtree(df, qi, sa, eps=1.0, height=10, rng=SEED,     # noqa: E731
+                                     domain=setup.domain, sa_values=setup.sa_values)
+    else:
+        from privlib import diffgen as dg
+        from privlib.data import load_adult
+        from privlib.experiments import diffgen as xdg
+        adult = load_adult(split="all")
+        tax = xdg.adult_taxonomies(domains=xdg.ADULT_DOMAINS)
+        df = synthetic(adult, list(xdg.ADULT_PREDICTORS) + ["income"], n, SEED)
+        del adult
+        call = lambda: dg.diffgen(df, xdg.ADULT_PREDICTORS, "income", tax, eps=1.0, h=10,  # noqa: E731
+                                  classes=xdg.ADULT_CLASSES, rng=SEED)
+    input_bytes = int(df.memory_usage(deep=True).sum())
+    reset = _reset_peak()              # the call's peak, not the data generation's
+    load = os.getloadavg()[0]
+    t0 = time.perf_counter()
+    out = call()
+    seconds = time.perf_counter() - t0
+    peak = _status_kb("VmHWM") * 1024 if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    size = getattr(out, "n_leaves", None)
+    if size is None:
+        size = getattr(out, "n_rows", -1)
+    return dict(algo=algo, n=n, seconds=seconds, peak_gb=peak / 1e9, input_gb=input_bytes / 1e9,
+                leaves=int(size), load=load)
+
+
+def table(rows):
+    frame = pd.DataFrame(rows)
+    frame["peak / input"] = frame["peak_gb"] / frame["input_gb"]
+    frame = frame.sort_values(["algo", "n"], kind="stable").reset_index(drop=True)
+    growth = []
+    for _, r in frame.iterrows():
+        prev = frame[(frame["algo"] == r["algo"]) & (frame["n"] == r["n"] // 10)]
+        growth.append(r["seconds"] / prev["seconds"].iloc[0] if len(prev) else np.nan)
+    frame["growth per 10x"] = growth
+    frame["algorithm"] = frame["algo"].map(LABEL)
+    return frame[["algo", "algorithm", "n", "seconds", "growth per 10x", "peak_gb", "input_gb", "peak / input",
+                  "leaves", "load"]]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--census", action="store_true", help="also run 10^7 records (several minutes, ~3 GB)")
+    ap.add_argument("--algos", default=",".join(ALGOS), help="comma-separated subset of " + ", ".join(ALGOS))
+    ap.add_argument("--sizes", default=None, help="comma-separated record counts (overrides --census)")
+    ap.add_argument("--save", default=None, help="write the table as CSV here")
+    ap.add_argument("--one", nargs=2, metavar=("ALGO", "N"), help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.one:
+        print(json.dumps(run_one(args.one[0], int(args.one[1]))))
+        return
+    sizes = [int(s) for s in args.sizes.split(",")] if args.sizes else [10 ** 5, 10 ** 6] + ([10 ** 7] if args.census else [])
+    rows = []
+    for algo in args.algos.split(","):
+        for n in sizes:
+            res = subprocess.run([sys.executable, __file__, "--one", algo, str(n)], capture_output=True, text=True,
+                                 check=True)
+            rows.append(json.loads(res.stdout.strip().splitlines()[-1]))
+            r = rows[-1]
+            print(f"  {LABEL[algo]}, n = {n:,}: {r['seconds']:.2f} s, peak {r['peak_gb']:.2f} GB "
+                  f"(load {r['load']:.2f})", file=sys.stderr, flush=True)
+    frame = table(rows)
+    pd.set_option("display.width", 200)
+    print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(frame.drop(columns=["algo"]).to_string(index=False, formatters={"n": "{:,}".format, "seconds": "{:.2f}".format,
+                                                   "growth per 10x": "{:.1f}".format, "peak_gb": "{:.2f}".format,
+                                                   "input_gb": "{:.2f}".format, "peak / input": "{:.2f}".format,
+                                                   "load": "{:.2f}".format}))
+    if args.save:
+        frame = frame.assign(cores=os.cpu_count(), machine=platform.machine(),
+                             date=datetime.date.today().isoformat())
+        frame.round(4).to_csv(args.save, index=False)
+
+
+if __name__ == "__main__":
+    main()

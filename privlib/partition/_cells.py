@@ -1,0 +1,130 @@
+"""The records as distinct cells: (QI codes, SA value) rows with their multiplicities.
+
+Mondrian and the DP kd-tree read the records only through counts -- per node, per code of a QI,
+per SA value -- so they run on the distinct ``(QI codes, SA)`` rows weighted by their
+multiplicities and give exactly the results they give on the records.  A census table of
+10^7 records over a few coded QIs has a few hundred thousand distinct rows.
+
+The QI codes are read one column at a time (:func:`_qi_box`, with the checks and messages of
+:func:`.qi_codes` and :func:`.root_box`) and kept 0-based in the smallest unsigned dtype of their
+width, so that no ``n x d`` int64 matrix is built: the working memory of a 10^7-record table
+stays well below the table's own size.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_columns
+from ._encoding import _INT_LIMIT, _sensitive, qi_codes, root_box
+
+#: Largest dense count table (entries) :func:`_cells` allocates, beyond the number of records.
+_DENSE_CELLS = 1 << 22
+
+
+def _small_uint(width):
+    for dt in (np.uint8, np.uint16, np.uint32):
+        if width <= np.iinfo(dt).max + 1:
+            return dt
+    return np.int64
+
+
+def _qi_box(df, qi, domain):
+    """``(zcols, dlo, dhi)``: each QI's 0-based codes (``code - dlo``, compact dtype) and the root box.
+
+    The checks (and messages) of ``root_box(qi_codes(df, qi), qi, domain=domain)``: the frame's
+    columns and missing values first (on the rows with a missing QI, if any: the same message),
+    the dtypes, then each column's values and bounds in ``qi`` order.  ``df`` has passed
+    :func:`._check_common`.
+    """
+    qi = list(qi)
+    nan_rows = df[qi].isna().to_numpy().any(axis=1) if len(qi) else np.zeros(len(df), bool)
+    qi_codes(df.loc[nan_rows] if nan_rows.any() else df.iloc[:0], qi)   # names, missing values, dtypes
+    if domain is not None:
+        root_box(np.zeros((0, len(qi)), np.int64), qi, domain=domain)   # the domain's own form and widths
+    zcols, lo, hi = [], [], []
+    for c in qi:
+        x = qi_codes(df, [c])
+        a, b = root_box(x, [c], domain=None if domain is None else {c: domain[c]})
+        zcols.append((x[:, 0] - a[0]).astype(_small_uint(int(b[0]) - int(a[0]) + 1)))
+        lo.append(a[0])
+        hi.append(b[0])
+        del x
+    return zcols, np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
+
+
+def _sensitive_codes(df, sa, sa_values=None):
+    """``(values, codes)`` of the SA column as :func:`._encoding._sensitive` returns them, reading
+    the column once (``pandas.factorize``) and checking its distinct values only: the same
+    values, codes and errors, without looking every record's value up in a hash table of
+    Python objects (10^7 string records: seconds and hundreds of MB saved)."""
+    check_columns(df, [sa], "sa")
+    codes, uniq = pd.factorize(df[sa], use_na_sentinel=False)
+    values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
+    return values, idx[codes]
+
+
+def _cells(zcols, dlo, dhi, s, S, weights=None):
+    """Distinct ``(codes, s)`` rows and their multiplicities.
+
+    Parameters
+    ----------
+    zcols : list of d ndarrays (n,)
+        Each QI's 0-based codes (``code - dlo``), inside ``[0, dhi - dlo]``.
+    s : ndarray (n,) int64
+        SA value indices in ``[0, S)``.
+    weights : ndarray (n,) int64, optional
+        How many records each row stands for (default 1 each).
+
+    Returns
+    -------
+    Z : ndarray (u, d) int64
+        0-based codes of the distinct rows.
+    su : ndarray (u,) int64
+        Their SA value indices.
+    w : ndarray (u,) int64
+        How many records each distinct row stands for (sums to n, or to ``weights``).
+    """
+    d = len(zcols)
+    n = s.size
+    widths = [int(b) - int(a) + 1 for a, b in zip(dlo.tolist(), dhi.tolist())]
+    cols = [None] * d                     # per QI: the sorted distinct codes when compressed
+    size = S
+    for W in widths:
+        size *= W
+    if size >= _INT_LIMIT:                # compress each QI to the ranks of its distinct codes
+        size = S
+        for j in range(d):
+            cols[j] = np.unique(zcols[j])
+            widths[j] = int(cols[j].size)
+            size *= widths[j]
+    if size >= _INT_LIMIT:                # still too wide for one int64 key: sort the rows
+        Y = np.column_stack([z.astype(np.int64) for z in zcols] + [s])
+        uniq, inv, w = np.unique(Y, axis=0, return_inverse=True, return_counts=True)
+        if weights is not None:
+            w = np.bincount(inv.ravel(), weights=weights, minlength=uniq.shape[0])
+        return uniq[:, :d].astype(np.int64), uniq[:, d].astype(np.int64), w.astype(np.int64)
+    key = np.zeros(n, dtype=np.int64)
+    for j in range(d):
+        key *= widths[j]
+        key += zcols[j] if cols[j] is None else np.searchsorted(cols[j], zcols[j])
+    key *= S
+    key += s
+    if size <= max(n, _DENSE_CELLS):
+        counts = np.bincount(key, weights=weights, minlength=size)
+        uk = np.flatnonzero(counts)
+        w = counts[uk]
+    elif weights is None:
+        uk, w = np.unique(key, return_counts=True)
+    else:
+        uk, inv = np.unique(key, return_inverse=True)
+        w = np.bincount(inv, weights=weights, minlength=uk.size)
+    del key
+    su = uk % S
+    rest = uk // S
+    Z = np.empty((uk.size, d), dtype=np.int64)
+    for j in range(d - 1, -1, -1):
+        code = rest % widths[j]
+        Z[:, j] = code if cols[j] is None else cols[j][code]
+        rest //= widths[j]
+    return Z, su.astype(np.int64), w.astype(np.int64)
