@@ -69,7 +69,7 @@ swapping; ``_ratings`` the reduction of ratings to observations.
 """
 from __future__ import annotations
 
-from ._attacks import largest_step, success_rate
+from ._attacks import fresh_success_rate, largest_step, success_rate
 from ._folds import draw_folds
 from ._information import (
     OUTLIER_RULES,
@@ -117,6 +117,7 @@ __all__ = [
     "information_table",
     "information_curve",
     "success_rate",
+    "fresh_success_rate",
     "largest_step",
     "category_prediction",
     "category_density",
