@@ -1,6 +1,7 @@
 """Randomness-contract cases: privlib.experiments.one_scale (see tests/contract.py).
 
-``release`` draws for the randomized families (here the Laplace histogram and swapping); the sweep's
+``release`` draws for the randomized families (here the Laplace histogram, swapping, OnTheMap with its
+noise-infused totals and the Definition-2 workload); the sweep's
 tasks get their generators from ``privlib.experiments.spawn`` of the required ``seed``.
 """
 import numpy as np
@@ -17,4 +18,6 @@ SETUP = ep.Setup("toy", DF, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_valu
 CASES = [
     Case(osc.release, (SETUP, "laplace", 1.0), {}, view=lambda r: r.decomposition.histograms),
     Case(osc.release, (SETUP, "swap", 0.5), {}, id="release swap", view=lambda r: r.decomposition.histograms),
+    Case(osc.release, (SETUP, "onthemap", 1.0), {}, id="release onthemap", view=lambda r: r.decomposition.histograms),
+    Case(osc.definition2_workload, (SETUP,), {"n": 20}, view=lambda w: np.c_[w.lower, w.upper]),
 ]

@@ -9,6 +9,7 @@ import pytest
 
 from privlib import metrics
 from privlib.experiments.empirical_privacy import Setup
+from privlib.experiments import one_scale as osc
 from privlib.experiments.one_scale import FAMILIES, GUARANTEES, Released, measure, release, sweep
 from privlib.hierarchy import Hierarchy
 from privlib.partition import Decomposition
@@ -20,7 +21,8 @@ SETUP = Setup("hand", HAND, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_valu
 HIER = {"x": Hierarchy.from_dict({"*": {"lo": [0, 1], "hi": [2, 3]}}),
         "y": Hierarchy.from_dict({"*": [0, 1]})}
 VALUE = {"mondrian-k": 2, "mondrian-l": 2, "mondrian-t": 0.5, "dp-kdtree": 1.0, "fulldomain-k": 2,
-         "fulldomain-l": 2, "fulldomain-t": 0.5, "tds": 2, "diffgen": 1.0, "onthemap": 1.0, "qwi": 0.2,
+         "fulldomain-l": 2, "fulldomain-t": 0.5, "tds": 2, "diffgen": 1.0, "onthemap": 1.0, "onthemap-pdp": 4.6,
+         "qwi": 0.2,
          "swap": 0.5, "laplace": 1.0}
 # every record, its cell and its SA count; the range queries of tests/test_release.py
 L = np.array([[0, 0], [1, 1], [2, 0], [1, 0]])
@@ -51,13 +53,12 @@ def test_release_is_a_valid_decomposition(family):
     assert inside.all()
 
 
-SYNTACTIC = ["mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds", "swap",
-             "onthemap"]
+SYNTACTIC = ["mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds", "swap"]
 
 
 @pytest.mark.parametrize("family", SYNTACTIC)
 def test_exact_totals(family):
-    # syntactic releases, swapping and OnTheMap (public cell sizes) keep the 8 records exactly
+    # syntactic releases and swapping keep the 8 records exactly
     dec = _release(family).decomposition
     assert dec.histograms.sum() == 8
     assert (dec.histograms >= 0).all()
@@ -89,15 +90,60 @@ def test_fulldomain_k2_hand_checked():
     assert sorted(dec.counts.tolist()) == [2, 2, 2, 2]
 
 
-def test_qwi_scales_each_cell_by_one_factor():
-    dec = _release("qwi").decomposition
-    exact = release(SETUP, "swap", 0.0, rng=0).decomposition       # rate 0: the exact histogram
-    n = 6                                                            # six distinct cells
-    ratio = dec.histograms[:n] / np.where(exact.histograms[:n] > 0, exact.histograms[:n], np.nan)
-    factor = np.nanmax(ratio, axis=1)
-    np.testing.assert_allclose(np.nanmin(ratio, axis=1), factor)    # one factor per QI cell
-    dist = np.abs(factor - 1)
+# a table whose cells hold 0, 1, 2, 3 and 5 records of an SA value (QWI's suppression: 0 < X < 3)
+BIG = pd.DataFrame({"x": [0] * 8 + [1] * 5 + [2] * 3, "y": 0,
+                    "s": list("aaabbbbb") + list("aabbb") + list("abb")})
+BIG_SETUP = Setup("big", BIG, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_values=("a", "b"))
+
+
+def test_qwi_scales_each_cell_by_one_factor_and_suppresses_small_cells():
+    # cells (x = 0: a 3, b 5), (x = 1: a 2, b 3), (x = 2: a 1, b 2): the 1s and 2s are suppressed (released 0)
+    dec = release(BIG_SETUP, "qwi", 0.2, rng=0).decomposition
+    h = dec.histograms[:3]
+    assert h[1, 0] == 0 and h[2, 0] == 0 and h[2, 1] == 0
+    factor0, factor1 = h[0] / [3, 5], h[1, 1] / 3
+    assert factor0[0] == pytest.approx(factor0[1])                  # one factor per QI cell
+    dist = np.abs(np.r_[factor0[0], factor1] - 1)
     assert ((dist >= 0.1 - 1e-12) & (dist <= 0.2 + 1e-12)).all()   # a = 1.1, b = 1.2
+    assert dec.params["suppressed_cells"] == 3 and dec.params["suppressed_records"] == 5
+
+
+@pytest.mark.parametrize("family", ["onthemap", "onthemap-pdp"])
+def test_onthemap_conditions_on_noise_infused_totals(family):
+    # each QI cell's total is round(delta n) with a ramp factor |delta - 1| in [0.05, 0.15]: 8 -> 6.8 .. 9.2
+    # (7, 8 or 9), 5 -> 4.25 .. 5.75 (4, 5 or 6), 3 -> 2.55 .. 3.45 (3); the synthetic counts sum to those totals
+    moved = 0
+    for seed in range(5):
+        dec = release(BIG_SETUP, family, VALUE[family], rng=seed).decomposition
+        tot = dec.histograms[:3].sum(axis=1)
+        assert tot[0] in (7, 8, 9) and tot[1] in (4, 5, 6) and tot[2] == 3
+        assert dec.params["published_total"] == tot.sum()
+        assert (dec.histograms >= 0).all() and (dec.histograms == np.round(dec.histograms)).all()
+        moved += int(tot[0] != 8 or tot[1] != 5)
+    assert moved > 0                                                # the totals are not the data's exact sizes
+
+
+def test_onthemap_pdp_ledger_is_the_prune_adjusted_eps():
+    from privlib.synth import pruned_epsilon
+    dec = release(BIG_SETUP, "onthemap-pdp", 4.6, rng=0).decomposition
+    assert dec.ledger.total() == pytest.approx(pruned_epsilon(4.6, min_p=0.025, alpha=1.0))   # 8.98
+    assert dec.params["eps_adjusted"] == pytest.approx(4.6 + np.log(40) + np.log(2))
+
+
+def test_diffgen_raw_counts_are_integers_and_exact_at_huge_eps():
+    dec = release(SETUP, "diffgen", 1e6, rng=0, hierarchies=HIER, diffgen_h=2).decomposition
+    assert dec.histograms.sum() == 8
+    dec = release(SETUP, "diffgen", 0.1, rng=0, hierarchies=HIER, diffgen_h=2).decomposition
+    assert (dec.histograms == np.round(dec.histograms)).all()
+    negative = [release(SETUP, "diffgen", 0.1, rng=s, hierarchies=HIER, diffgen_h=2).decomposition.histograms.min()
+                for s in range(5)]
+    assert min(negative) < 0                                        # raw counts: negative ones are kept
+
+
+def test_laplace_counts_are_integers():
+    dec = release(SETUP, "laplace", 0.5, rng=0).decomposition
+    assert (dec.histograms == np.round(dec.histograms)).all()
+    assert release(SETUP, "laplace", 1e6, rng=0).decomposition.histograms.sum() == 8
 
 
 def test_swap_rate_one_keeps_the_sa_marginal_and_rate_zero_is_exact():
@@ -113,8 +159,8 @@ def test_measure_hand_checked():
     dec = from_boxes([[0, 0], [2, 0], [2, 1]], [[1, 1], [3, 0], [3, 1]], [[3, 1], [0, 2], [1, 1]],
                      qi=["x", "y"], sa="s", sa_values=["a", "b"], domain_lower=[0, 0], domain_upper=[3, 1])
     m = measure(SETUP, WL, dec)
-    assert (m["accuracy"], m["rho"], m["beta"]) == (0.75, 0.5, 0.5)
-    assert m["alpha"] == pytest.approx(1 / 6)
+    assert (m["accuracy"], m["rho"], m["beta"], m["beta_raw"]) == (0.75, 0.5, 0.5, 0.5)
+    assert m["alpha_w_raw"] == pytest.approx(1 / 6) and m["alpha_w_nonneg"] == pytest.approx(1 / 6)
 
 
 def test_measure_exact_histogram_hand_checked():
@@ -122,11 +168,11 @@ def test_measure_exact_histogram_hand_checked():
     # Pr[y | b] = [3, 1] / 4; wrong on (0,0,a) (2 : 3 -> b) and (2,1,b) (3 : 2 -> a): beta = 0.75/0.5 - 1;
     # exact counts answer every query exactly: alpha = 0
     m = measure(SETUP, WL, release(SETUP, "swap", 0.0, rng=0).decomposition)
-    assert (m["beta"], m["alpha"]) == (0.5, 0.0)
+    assert (m["beta"], m["alpha_w_raw"]) == (0.5, 0.0)
 
 
 GRID = {"mondrian-k": [2, 4], "fulldomain-l": [2], "dp-kdtree": [1.0], "laplace": [0.5, 2.0], "onthemap": [1.0],
-        "qwi": [0.3], "swap": [0.5], "diffgen": [1.0], "tds": [2]}
+        "onthemap-pdp": [4.6], "qwi": [0.3], "swap": [0.5], "diffgen": [1.0], "tds": [2]}
 
 
 def test_sweep_same_rows_with_one_and_two_jobs():
@@ -135,8 +181,8 @@ def test_sweep_same_rows_with_one_and_two_jobs():
     pd.testing.assert_frame_equal(a, b)
     # deterministic families once, randomized ones once per seed
     assert a.groupby("family", sort=False).size().to_dict() == {
-        "mondrian-k": 2, "fulldomain-l": 1, "dp-kdtree": 2, "laplace": 4, "onthemap": 2, "qwi": 2, "swap": 2,
-        "diffgen": 2, "tds": 1}
+        "mondrian-k": 2, "fulldomain-l": 1, "dp-kdtree": 2, "laplace": 4, "onthemap": 2, "onthemap-pdp": 2, "qwi": 2,
+        "swap": 2, "diffgen": 2, "tds": 1}
 
 
 def test_sweep_common_random_numbers():
@@ -155,6 +201,8 @@ def test_sweep_common_random_numbers():
     ("qwi", 1.5, r"value: expected b - 1 in \(0, 1.0\)"),
     ("swap", 1.2, r"value: expected a swap rate in \[0, 1\] .* got 1.2"),
     ("mondrian-t", 0.0, r"value: expected t"),
+    ("laplace", float("inf"), r"value: expected a finite number for family 'laplace', got inf"),
+    ("mondrian-k", float("nan"), r"value: expected a finite number for family 'mondrian-k', got nan"),
 ])
 def test_bad_family_or_value(family, value, match):
     with pytest.raises(ValueError, match=match):
@@ -185,7 +233,134 @@ def test_information_losses_hand_checked():
     loss = information_losses(SETUP, ["fulldomain-k"], k=2, hierarchies=HIER)
     row = loss.loc["fulldomain-k"]
     assert (row["classes"], row["dm"], row["c_avg"]) == (4.0, 16.0, 1.0)
-    assert row["ncp_tight"] == pytest.approx(1 / 12)
-    assert row["ncp_box"] == pytest.approx(1 / 6)
+    assert row["gcp_tight"] == pytest.approx(1 / 12)
+    assert row["gcp_box"] == pytest.approx(1 / 6)
+    assert row["ncp"] == pytest.approx(1 / 12)        # x and y numerical here: NCP = GCP on tight ranges
     with pytest.raises(ValueError, match="families"):
         information_losses(SETUP, ["laplace"], k=2)
+    with pytest.raises(TypeError, match="families: expected a sequence of family names, got str 'mondrian-k'"):
+        information_losses(SETUP, "mondrian-k", k=2)
+
+
+# ----------------------------------------------------------------------------- Definition 2, policies, beta
+def _hand_boxes():
+    return from_boxes([[0, 0], [2, 0], [2, 1]], [[1, 1], [3, 0], [3, 1]], [[3, 1], [0, 2], [1, 1]],
+                      qi=["x", "y"], sa="s", sa_values=["a", "b"], domain_lower=[0, 0], domain_upper=[3, 1])
+
+
+def test_definition2_workload_hand_checked():
+    # queries over x, y and s (s coded a = 0, b = 1).  Box [0-1]x[0-1] holds a 3, b 1 over 4 cells;
+    # q1 = x 0-1, y 0-1, s = a: true 3 (rows 0, 1, 3), estimate 3 (the whole box): error 0.
+    # q2 = x 0-0, y 0-1, s = b: true 1 (row 2), estimate 1 * 2/4 = 0.5: error 0.5.
+    # q3 = x 2-3, y 1-1, s a-b: true 2 (rows 6, 7), estimate 1 + 1 = 2: error 0.
+    wl = metrics.Workload(("x", "y", "s"), np.array([[0, 0, 0], [0, 0, 1], [2, 1, 0]]),
+                          np.array([[1, 1, 0], [0, 1, 1], [3, 1, 1]]), np.array([3, 1, 2]), 8)
+    dec = _hand_boxes()
+    np.testing.assert_allclose(osc.estimate_sa_answers(dec, wl, method="groups"), [3.0, 0.5, 2.0])
+    np.testing.assert_allclose(osc.estimate_sa_answers(dec, wl, method="grid"), [3.0, 0.5, 2.0])
+    assert osc.median_error(dec, wl) == 0.0
+    m = measure(SETUP, {"d2": wl, "qi": WL}, dec)
+    assert m["alpha_d2_raw"] == 0.0 and m["alpha_qi_raw"] == pytest.approx(1 / 6)
+
+
+def test_definition2_workload_true_answers_and_shape():
+    wl = osc.definition2_workload(SETUP, n=50, rng=3)
+    assert wl.qi == ("x", "y", "s")
+    assert ((wl.upper - wl.lower + 1) == [2, 1, 1]).all()             # half of every domain, the SA's too
+    codes = np.c_[HAND[["x", "y"]].to_numpy(), (HAND["s"] == "b").to_numpy().astype(int)]
+    inside = ((codes[None] >= wl.lower[:, None]) & (codes[None] <= wl.upper[:, None])).all(axis=2).sum(axis=1)
+    np.testing.assert_array_equal(inside, wl.answers)
+
+
+def test_sa_answers_grid_equals_groups_on_noisy_release():
+    # the one-pass grid and the per-group estimate_answers agree (independent methods), negative counts included
+    wl = osc.definition2_workload(BIG_SETUP, n=40, rng=1)
+    for family in ("laplace", "dp-kdtree", "mondrian-k"):
+        dec = release(BIG_SETUP, family, 0.5 if family != "mondrian-k" else 2, rng=4).decomposition
+        np.testing.assert_allclose(osc.estimate_sa_answers(dec, wl, method="grid"),
+                                   osc.estimate_sa_answers(dec, wl, method="groups"), atol=1e-9)
+
+
+def test_postprocess_policies():
+    from privlib.release import from_histogram
+    dec = from_histogram([[0], [1]], [[3, -1], [2, 0]], qi=["x"], sa="s", sa_values=["a", "b"],
+                         domain_lower=[0], domain_upper=[1])
+    assert osc.postprocess(dec, "raw") is dec
+    out = osc.postprocess(dec, "nonneg-total").histograms
+    np.testing.assert_allclose(out, [[2.4, 0.0], [1.6, 0.0]])       # clipped 3, 0, 2, 0 rescaled to the total 4
+    exact = _hand_boxes()
+    assert osc.postprocess(exact, "nonneg-total") is exact            # nothing negative: unchanged
+    neg = from_histogram([[0], [1]], [[-3, -1], [1, 0]], qi=["x"], sa="s", sa_values=["a", "b"],
+                         domain_lower=[0], domain_upper=[1])
+    assert osc.postprocess(neg, "nonneg-total").histograms.sum() == 0.0   # negative total floored at 0
+    with pytest.raises(ValueError, match="policy"):
+        osc.postprocess(dec, "round")
+    with pytest.raises(TypeError, match="decomposition"):
+        osc.postprocess("x", "raw")
+
+
+def test_beta_falls_back_on_the_baseline():
+    # a release that puts every a where the b's are: the attack is right on fewer records than the majority guess
+    dec = from_boxes([[0, 0], [2, 0]], [[1, 1], [3, 1]], [[0, 4], [4, 0]], qi=["x", "y"], sa="s",
+                     sa_values=["a", "b"], domain_lower=[0, 0], domain_upper=[3, 1])
+    m = measure(SETUP, WL, dec)
+    # left half holds a a b a -> predicted b (1 right of 4); right half b b a b -> predicted a (1 of 4): 2 / 8
+    assert m["accuracy"] == 0.25 and m["beta_raw"] == pytest.approx(-0.5) and m["beta"] == 0.0
+
+
+def test_common_guarantee():
+    assert osc.common_guarantee("laplace", 0.5)[0] == 0.5
+    assert osc.common_guarantee("dp-kdtree", 2.0)[0] == 2.0
+    for f in ("onthemap", "onthemap-pdp", "qwi", "swap", "mondrian-k", "tds"):
+        assert osc.common_guarantee(f, VALUE[f])[0] == np.inf
+    assert "no finite eps" in osc.common_guarantee("onthemap", 1.0)[1]
+    assert _release("laplace").eps_common == 1.0 and _release("onthemap").eps_common == np.inf
+    assert set(osc.NEIGHBOURS) == set(FAMILIES)
+
+
+def test_bad_setups():
+    with pytest.raises(ValueError, match=r"setup.sa_values: expected the public values .* got None"):
+        release(Setup("h", HAND, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}), "laplace", 1.0, rng=0)
+    out = HAND.assign(x=[0, 0, 0, 1, 2, 7, 2, 2])
+    with pytest.raises(ValueError, match=r"setup.df\['x'\]: value 7 \(row 5\) lies outside the setup's public "
+                                         r"domain \[0, 3\]"):
+        release(Setup("h", out, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_values=("a", "b")), "onthemap", 1.0,
+                rng=0)
+    with pytest.raises(ValueError, match=r"setup.df\['s'\]: value 'b' is not one of setup.sa_values \['a'\]"):
+        release(Setup("h", HAND, ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)}, sa_values=("a",)), "swap", 0.5, rng=0)
+    huge = Setup("h", HAND, ("x", "y"), "s", {"x": (0, 99_999), "y": (0, 99_999)}, sa_values=("a", "b"))
+    with pytest.raises(ValueError, match=r"setup: the public domain has 10,000,000,000 QI cells x 2 SA values, more "
+                                         r"than MAX_HISTOGRAM_CELLS"):
+        release(huge, "laplace", 1.0, rng=0)
+    with pytest.raises(TypeError, match=r"setup.df\['x'\]: expected integer codes"):
+        release(Setup("h", HAND.assign(x=HAND["x"] + 0.5), ("x", "y"), "s", {"x": (0, 3), "y": (0, 1)},
+                      sa_values=("a", "b")), "laplace", 1.0, rng=0)
+    with pytest.raises(TypeError, match="workloads"):
+        measure(SETUP, [WL], _hand_boxes())
+    with pytest.raises(ValueError, match="method"):
+        osc.estimate_sa_answers(_hand_boxes(), osc.definition2_workload(SETUP, n=3, rng=0), method="scan")
+    with pytest.raises(ValueError, match="workload: expected the release's QIs"):
+        osc.estimate_sa_answers(_hand_boxes(), WL)
+    with pytest.raises(ValueError, match="workload: expected the release's QIs"):
+        osc.median_error(_hand_boxes(), metrics.Workload(("y",), np.array([[0]]), np.array([[1]]), np.array([8]), 8))
+
+
+def test_ncp_xu_uses_least_common_ancestors():
+    # x categorical with the hierarchy * -> lo {0, 1}, hi {2, 3}; the full-domain k = 2 classes
+    # lo-0 {(0,0) (0,0)}, lo-1 {(0,1) (1,1)}, hi-0 {(2,0) (3,0)}, hi-1 {(2,1) (2,1)}: the values of lo-1 and hi-0
+    # generalize to lo / hi (2 of 4 leaves, 1/2), the others are single values (0); y: single values.
+    # NCP_x = (4 * 1/2) / 8 = 1/4; the GCP variant on codes (1 - 0 + 1) / 4 = 1/2 gives the same here.
+    # With the hierarchy lo {0, 2}, hi {1, 3}, the classes {0, 1} and {2, 3} both need the root (4 of 4).
+    from privlib.release import ncp_xu
+    from privlib.hierarchy import Hierarchy
+    dec = release(SETUP, "fulldomain-k", 2, rng=0, hierarchies=HIER).decomposition
+    h = Hierarchy.from_dict({"*": {"lo": ["v0", "v1"], "hi": ["v2", "v3"]}})
+    ncp, per = ncp_xu(HAND, dec, hierarchies={"x": h}, orders={"x": ["v0", "v1", "v2", "v3"]})
+    assert per == {"x": pytest.approx(0.25), "y": 0.0} and ncp == pytest.approx(0.125)
+    h2 = Hierarchy.from_dict({"*": {"lo": ["v0", "v2"], "hi": ["v1", "v3"]}})
+    _, per2 = ncp_xu(HAND, dec, hierarchies={"x": h2}, orders={"x": ["v0", "v1", "v2", "v3"]})
+    assert per2["x"] == pytest.approx((2 * 1 + 2 * 1) / 8)
+    with pytest.raises(ValueError, match="orders: the categorical QI 'x' has no order"):
+        ncp_xu(HAND, dec, hierarchies={"x": h}, orders={})
+    with pytest.raises(TypeError, match="hierarchies"):
+        ncp_xu(HAND, dec, hierarchies=[h], orders={})

@@ -3,29 +3,36 @@
 Cormode, Procopiuc, Shen, Srivastava & Yu (2013), Section II, measure any anonymization by
 what an adversary learns -- the naive-Bayes breach ``beta`` (:func:`privlib.attacks.naive_bayes`,
 :func:`privlib.metrics.privacy_breach`) -- and by what an analyst loses -- the median relative
-error ``alpha`` of range COUNT queries over the quasi-identifiers
-(:func:`privlib.metrics.median_relative_error`).  This module publishes the mechanisms of the
-book's five sources on chapter 2's Adult setup
+error ``alpha`` of range COUNT queries "with range conditions on all attributes of D"
+(Definition 2; :func:`definition2_workload`: the sensitive attribute included).  This module
+publishes the mechanisms of the book's five sources on chapter 2's Adult setup
 (:func:`privlib.experiments.empirical_privacy.adult_setup`) and converts each release to a
 :class:`privlib.partition.Decomposition` with :mod:`privlib.release`, so that the same attack
-and the same workload measure all of them:
+and the same workloads measure all of them:
 
 * ``mondrian-k/l/t`` -- Mondrian (:func:`privlib.partition.mondrian`, chapter 2); parameter k, l, t
 * ``dp-kdtree`` -- DP kd-tree (:func:`privlib.partition.dp_kdtree`, chapter 2); parameter eps
 * ``fulldomain-k/l/t`` -- lattice search (:func:`privlib.generalization.search`, ch. 1); parameter k, l, t
 * ``tds`` -- TDS (:func:`privlib.diffgen.tds`, chapter 3); parameter k
 * ``diffgen`` -- DiffGen, the SA as class (:func:`privlib.diffgen.diffgen`); parameter eps
-* ``onthemap`` -- Multinomial-Dirichlet (:func:`privlib.synth.synthesize_table`); parameter eps
-* ``qwi`` -- QWI ramp noise per QI cell (:mod:`privlib.noise`, chapter 4); parameter b - 1
+* ``onthemap`` -- Multinomial-Dirichlet synthesis conditioned on noise-infused cell totals,
+  eps-DP prior (:func:`privlib.synth.synthesize_table`, chapter 4); parameter eps
+* ``onthemap-pdp`` -- the same at OnTheMap's operating point: the (eps, delta = 1e-6)-PDP prior
+  of :func:`privlib.synth.min_alpha_for_pdp`, accounted at the prune-adjusted eps; parameter eps
+* ``qwi`` -- QWI ramp noise per QI cell with QWI's small-cell suppression (:mod:`privlib.noise`,
+  chapter 4); parameter b - 1
 * ``swap`` -- SA swapping (:func:`privlib.reident.swap`, chapter 5); parameter rate
-* ``laplace`` -- Laplace histogram (:func:`privlib.mechanisms.laplace`); parameter eps
+* ``laplace`` -- histogram with exact discrete Laplace noise
+  (:func:`privlib.mechanisms.discrete_laplace`); parameter eps
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
-decomposition and the formal guarantee it carries); :func:`measure` gives ``beta`` and
-``alpha``; :func:`sweep` runs every (family, value, seed) through
-:func:`privlib.experiments.run` with the seeds of :func:`privlib.experiments.spawn` (seed
-``i`` is the same for every family: common random numbers), so the rows do not depend on
-``n_jobs``.
+decomposition, the guarantee it carries under its own neighbour relation, and its guarantee
+under the common relation :data:`COMMON_RELATION`, see :func:`common_guarantee`);
+:func:`measure` gives ``beta`` (and the raw ``beta_raw``) and ``alpha`` for every workload and
+post-processing policy (:data:`POLICIES`, :func:`postprocess`); :func:`sweep` runs every
+(family, value, seed) through :func:`privlib.experiments.run` with the seeds of
+:func:`privlib.experiments.spawn` (seed ``i`` is the same for every family: common random
+numbers), so the rows do not depend on ``n_jobs``.
 
 Income classification accuracy is not measured: income is one of chapter 2's
 quasi-identifiers, so a classifier trained on the releases would predict a column that every
@@ -33,6 +40,9 @@ release publishes (generalized) as a QI.
 """
 from __future__ import annotations
 
+import dataclasses
+import functools
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -40,17 +50,21 @@ import numpy as np
 import pandas as pd
 
 from .._progress import check_progress
-from .._validation import as_generator, check_in
+from .._validation import as_generator, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..metrics import Workload
 from ..partition import Decomposition
 from ._runner import check_n_jobs, run, spawn
-from .empirical_privacy import Setup, build, measure
+from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estimate_sa_answers,
+                             information_losses, measure, median_error, postprocess)
+from .empirical_privacy import Setup, build
 
-__all__ = ["FAMILIES", "GUARANTEES", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H", "Released", "adult_hierarchies", "release", "measure",
-           "sweep", "information_losses"]
+__all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
+           "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
+           "Released", "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
+           "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]
 
-#: family -> (the parameter's name, the formal guarantee the release carries).
+#: family -> (the parameter's name, the guarantee the release carries under its own neighbour relation).
 GUARANTEES = {
     "mondrian-k": ("k", "k-anonymity"),
     "mondrian-l": ("l", "distinct l-diversity"),
@@ -61,21 +75,46 @@ GUARANTEES = {
     "fulldomain-t": ("t", "t-closeness (equal distance) and 8-anonymity"),
     "tds": ("k", "k-anonymity"),
     "diffgen": ("eps", "eps-DP"),
-    "onthemap": ("eps", "eps-DP for each record's SA value, delta = 0, given the public QI-cell sizes"),
+    "onthemap": ("eps", "eps-DP of each record's SA value, given the published cell totals"),
+    "onthemap-pdp": ("eps", "(eps, 1e-6)-PDP of each record's SA value, given the published cell totals; "
+                            "accounted at the prune-adjusted eps"),
     "qwi": ("b - 1", "none"),
     "swap": ("rate", "none"),
     "laplace": ("eps", "eps-DP"),
 }
 #: The families, in the chapter's order.
 FAMILIES = tuple(GUARANTEES)
-#: Families that perturb only the sensitive attribute and keep every QI-cell size exact.
-SA_PERTURBING = ("onthemap", "swap")
+#: The neighbour relation of each family's own guarantee.
+NEIGHBOURS = {
+    **{f: "none (a syntactic property of the output)" for f in ("mondrian-k", "mondrian-l", "mondrian-t",
+                                                                "fulldomain-k", "fulldomain-l", "fulldomain-t",
+                                                                "tds")},
+    "dp-kdtree": "add or remove one record",
+    "diffgen": "add or remove one record",
+    "laplace": "add or remove one record",
+    "onthemap": "change one record's SA value, the cell totals fixed",
+    "onthemap-pdp": "change one record's SA value, the cell totals fixed",
+    "qwi": "none",
+    "swap": "none",
+}
+#: The neighbour relation every family's guarantee is restated under (:func:`common_guarantee`).
+COMMON_RELATION = "add or remove one record"
+#: Families that perturb only the sensitive attribute given the QI cells.
+SA_PERTURBING = ("onthemap", "onthemap-pdp", "swap")
 #: Height of the DP kd-tree (chapter 2's Figure 4).
 KDTREE_HEIGHT = 10
 #: DiffGen's number of specializations (chapter 3 uses 15 on all nine predictors).
 DIFFGEN_H = 10
 #: Public domain of hours per week for DiffGen's numerical taxonomy, ``[1, 100)``.
 HOURS_DOMAIN = (1, 100)
+#: OnTheMap's operating point (slide "Final Privacy Settings for OnTheMap V3"): delta and min_p.
+OTM_DELTA, OTM_MIN_P = 1e-6, 0.025
+#: Ramp (a, b) of the noise infused into OnTheMap's published totals (chapter 4's simulation).
+OTM_RAMP = (1.05, 1.15)
+#: QWI suppresses a published cell counting 0 < X < this many persons (``privlib.noise.aggregate``).
+QWI_MIN_PERSONS = 3
+#: Largest histogram (QI cells x SA values) the Laplace family draws.
+MAX_HISTOGRAM_CELLS = 50_000_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -89,15 +128,65 @@ class Released:
     value : float
         The family's parameter (k, l, t, eps, b - 1 or a swap rate).
     decomposition : privlib.partition.Decomposition
-        The release as boxes over the QI codes with SA histograms (ledger in ``.ledger``).
+        The release as boxes over the QI codes with SA histograms (ledger in ``.ledger``), the
+        counts as released (raw; :func:`postprocess` gives the other policy).
     guarantee : str
-        The formal guarantee the release carries (:data:`GUARANTEES`).
+        The guarantee the release carries under its own neighbour relation (:data:`GUARANTEES`,
+        :data:`NEIGHBOURS`).
+    eps_common : float
+        Its eps under :data:`COMMON_RELATION` (``inf``: no finite eps; :func:`common_guarantee`).
     """
 
     family: str
     value: float
     decomposition: Decomposition
     guarantee: str
+    eps_common: float = math.inf
+
+
+def common_guarantee(family: str, value: float) -> tuple[float, str]:
+    """A family's guarantee restated under :data:`COMMON_RELATION` (add or remove one record).
+
+    * DP kd-tree, DiffGen, Laplace histogram: eps-DP under add/remove already (every count has
+      sensitivity 1); under "change one record" (or one record's SA value) they are 2 eps-DP,
+      since a change is a removal and an addition.
+    * OnTheMap (both priors): its eps (or (eps, delta)) protects a change of one record's SA value
+      with the cell totals held fixed.  The totals are published with QWI's multiplicative noise,
+      which is not differentially private (a cell of 0 is published as 0, a cell of 1 as 1), so
+      under add/remove there is **no finite eps**.
+    * Syntactic families (k, l, t; TDS), QWI and swapping: deterministic functions of the data or
+      noise without a DP proof: no finite eps.
+
+    Parameters
+    ----------
+    family : str
+        One of :data:`FAMILIES`.
+    value : float
+        The family's parameter.
+
+    Returns
+    -------
+    (float, str)
+        The eps under add/remove (``inf`` when there is none) and the conversion in words.
+
+    Examples
+    --------
+    >>> common_guarantee("laplace", 0.5)
+    (0.5, 'eps-DP under add/remove (native); 2 eps = 1 under a change of one record')
+    >>> common_guarantee("onthemap", 1.0)[0]
+    inf
+    """
+    check_in(family, "family", FAMILIES)
+    value = _check_value(family, value)
+    if family in ("dp-kdtree", "diffgen", "laplace"):
+        return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
+                              "one record")
+    if family in ("onthemap", "onthemap-pdp"):
+        return math.inf, ("no finite eps under add/remove: the cell totals carry multiplicative noise, not "
+                          "DP noise; the eps holds for a change of one record's SA value given the totals")
+    if family in ("qwi", "swap"):
+        return math.inf, "no finite eps (no formal guarantee)"
+    return math.inf, "no finite eps (a deterministic function of the data)"
 
 
 def adult_hierarchies(setup: Setup) -> dict:
@@ -122,12 +211,6 @@ def adult_hierarchies(setup: Setup) -> dict:
     """
     from .. import data
     return {a: data.load_hierarchy(a) for a in setup.qi}
-
-
-def _check_setup(setup) -> Setup:
-    if not isinstance(setup, Setup):
-        raise TypeError(f"setup: expected a privlib.experiments.empirical_privacy.Setup, got {type(setup).__name__}")
-    return setup
 
 
 def _decoded(setup: Setup, df: pd.DataFrame | None = None) -> pd.DataFrame:
@@ -164,12 +247,15 @@ def _cell_table(setup: Setup, *, full: bool) -> tuple[np.ndarray, np.ndarray]:
     if (s < 0).any():
         raise ValueError(f"setup: values of {setup.sa!r} outside sa_values")
     if full:
-        n_cells = int(np.prod(width))
-        counts = np.bincount(key * S + s, minlength=n_cells * S).reshape(n_cells, S).astype(float)
+        n_cells = int(np.prod(width.astype(float)))
+        if n_cells * len(setup.sa_values) > MAX_HISTOGRAM_CELLS:
+            raise ValueError(f"setup: the public domain has {n_cells:,} QI cells x {len(setup.sa_values)} SA values, "
+                             f"more than MAX_HISTOGRAM_CELLS = {MAX_HISTOGRAM_CELLS:,} histogram cells")
+        counts = np.bincount(key * S + s, minlength=n_cells * S).reshape(n_cells, S)
         cells = np.stack(np.unravel_index(np.arange(n_cells), tuple(width)), axis=1) + lo
         return cells, counts
     uniq, inv = np.unique(key, return_inverse=True)
-    counts = np.bincount(inv.ravel() * S + s, minlength=uniq.size * S).reshape(uniq.size, S).astype(float)
+    counts = np.bincount(inv.ravel() * S + s, minlength=uniq.size * S).reshape(uniq.size, S)
     cells = np.stack(np.unravel_index(uniq, tuple(width)), axis=1) + lo
     return cells, counts
 
@@ -186,7 +272,7 @@ def _fulldomain(setup: Setup, model: str, value: float, hierarchies: Mapping) ->
     from ..generalization import encode_lattice, search
     from ..release import from_generalization
     from ..requirements import KAnonymity, LDiversity, TCloseness
-    enc = encode_lattice(_decoded(setup), list(setup.qi), hierarchies, [setup.sa],
+    enc = encode_lattice(_decoded(setup), list(setup.qi), hierarchies, sensitive=[setup.sa],
                          sa_domains={setup.sa: list(setup.sa_values)})
     reqs = {"k": lambda: [KAnonymity(int(value))],
             "l": lambda: [LDiversity(value)],
@@ -215,24 +301,45 @@ def _cut_intervals(setup: Setup, rel, a: str, j: int) -> tuple[np.ndarray, np.nd
     return cuts, codes[first], last
 
 
-def _from_diffgen(setup: Setup, rel, params: dict) -> Decomposition:
-    """DiffGen / TDS release -> boxes: every combination of cut values is a box of QI codes."""
+def _from_diffgen(setup: Setup, rel, params: dict, gen=None) -> Decomposition:
+    """DiffGen / TDS release -> boxes: every combination of cut values is a box of QI codes.
+
+    TDS: the released (exact) class counts.  DiffGen (``gen`` given): Line 12's counts *before*
+    the library's clipping at 0 -- the true box x class counts plus exact discrete Laplace noise at
+    Line 12's budget (the ledger's entry), drawn here because the library releases only the
+    clipped counts; the clipped draw is discarded, so the budget is spent once.  Cells of a
+    numerical cut holding no integer code hold no record and are not drawn (``dropped_cells``).
+    """
     from ..release import from_boxes
     per = [_cut_intervals(setup, rel, a, j) for j, a in enumerate(setup.qi)]
     sizes = tuple(len(p[0]) for p in per)
     grid = np.stack(np.unravel_index(np.arange(int(np.prod(sizes))), sizes), axis=1)
     lower = np.stack([per[j][1][grid[:, j]] for j in range(len(per))], axis=1)
     upper = np.stack([per[j][2][grid[:, j]] for j in range(len(per))], axis=1)
-    # released rows -> grid position (rows of a numerical cut holding no integer code are dropped)
-    pos = np.stack([np.searchsorted(per[j][0], rel.group_codes[:, j]) for j in range(len(per))], axis=1)
-    pos = np.minimum(pos, np.array(sizes) - 1)
-    ok = np.all(np.stack([per[j][0][pos[:, j]] == rel.group_codes[:, j] for j in range(len(per))], axis=1), axis=1)
-    cell = np.ravel_multi_index(pos[ok].T, sizes)
     S = len(setup.sa_values)
-    cls = pd.Index(setup.sa_values).get_indexer(np.asarray(rel.classes, dtype=object)[rel.class_codes[ok]])
-    hist = np.bincount(cell * S + cls, weights=rel.counts[ok].astype(float),
-                       minlength=grid.shape[0] * S).reshape(-1, S)
-    params = {**params, "dropped_count": float(rel.counts[~ok].sum())}
+    if gen is None:
+        # released rows -> grid position (rows of a numerical cut holding no integer code are dropped)
+        pos = np.stack([np.searchsorted(per[j][0], rel.group_codes[:, j]) for j in range(len(per))], axis=1)
+        pos = np.minimum(pos, np.array(sizes) - 1)
+        ok = np.all(np.stack([per[j][0][pos[:, j]] == rel.group_codes[:, j] for j in range(len(per))], axis=1),
+                    axis=1)
+        cell = np.ravel_multi_index(pos[ok].T, sizes)
+        cls = pd.Index(setup.sa_values).get_indexer(np.asarray(rel.classes, dtype=object)[rel.class_codes[ok]])
+        hist = np.bincount(cell * S + cls, weights=rel.counts[ok].astype(float),
+                           minlength=grid.shape[0] * S).reshape(-1, S)
+        params = {**params, "dropped_count": float(rel.counts[~ok].sum())}
+    else:
+        from ..mechanisms import discrete_laplace
+        line12 = [e for e in rel.ledger if e.group.startswith("Algorithm 1, line 12")]
+        if len(line12) != 1:  # pragma: no cover - DiffGen's ledger has one Line 12 entry
+            raise RuntimeError("release: DiffGen's ledger has no single Line 12 entry")
+        X = setup.df[list(setup.qi)].to_numpy(np.int64)
+        pos = np.stack([np.searchsorted(per[j][1], X[:, j], side="right") - 1 for j in range(len(per))], axis=1)
+        cell = np.ravel_multi_index(pos.T, sizes)
+        cls = pd.Index(setup.sa_values).get_indexer(setup.df[setup.sa])
+        true = np.bincount(cell * S + cls, minlength=grid.shape[0] * S)
+        hist = discrete_laplace(true, eps=line12[0].eps, sensitivity=1, rng=gen).reshape(-1, S)
+        params = {**params, "dropped_count": 0.0}
     lo, hi = _domain(setup)
     return from_boxes(lower, upper, hist, qi=list(setup.qi), sa=setup.sa, sa_values=list(setup.sa_values),
                       domain_lower=lo, domain_upper=hi, ledger=rel.ledger, params=params)
@@ -247,28 +354,90 @@ def _diffgen(setup: Setup, family: str, value: float, hierarchies: Mapping, gen,
         return _from_diffgen(setup, rel, {"model": "tds", "k": int(value)})
     rel = diffgen(df, list(setup.qi), setup.sa, tax, eps=value, h=h, classes=list(setup.sa_values), rng=gen)
     rel.ledger.check(value)
-    return _from_diffgen(setup, rel, {"model": "diffgen", "eps": value, "h": h,
-                                      "eps_unspent": rel.eps_unspent})
+    return _from_diffgen(setup, rel, {"model": "diffgen", "eps": value, "h": h, "eps_unspent": rel.eps_unspent},
+                         gen=gen)
+
+
+def _published_totals(counts: np.ndarray, gen) -> np.ndarray:
+    """OnTheMap's published cell totals: the true sizes times a QWI ramp factor, rounded (chapter 4)."""
+    from ..noise import RampDistribution, draw_factors
+    n = counts.sum(axis=1)
+    delta = draw_factors(np.arange(n.size), dist=RampDistribution(*OTM_RAMP), rng=gen).to_numpy()
+    return np.round(delta * n).astype(np.int64)
 
 
 def _onthemap(setup: Setup, eps: float, gen) -> Decomposition:
     from ..synth import synthesize_table
     cells, counts = _cell_table(setup, full=False)
-    # OnTheMap's workplace totals are public; here each QI cell is a workplace and its size is
-    # published exactly (the guarantee protects each record's SA value, not its QI cell)
-    syn = synthesize_table(counts, eps=eps, rng=gen, totals=counts.sum(axis=1))
+    # each QI cell plays the workplace; its size is published noise-infused (QWI's ramp, as
+    # chapter 4), and the synthesizer draws that many records conditioned on the published total
+    totals = _published_totals(counts, gen)
+    syn = synthesize_table(counts, eps=eps, rng=gen, totals=totals)
     syn.ledger.check(eps)
-    return _histogram(setup, cells, syn.counts.to_numpy(float), ledger=syn.ledger,
-                      params={"model": "onthemap", "eps": eps})
+    return _histogram(setup, cells, syn.counts.to_numpy(np.int64), ledger=syn.ledger,
+                      params={"model": "onthemap", "eps": eps, "published_total": int(totals.sum())})
+
+
+@functools.lru_cache(maxsize=16)
+def _pdp_alpha_table(eps: float, delta: float, m_cap: int) -> np.ndarray:
+    """alpha_min(m) of (eps, delta)-PDP for m = 0 .. m_cap (OnTheMap's search, as privlib.synth.synthesize)."""
+    from ..synth import min_alpha_for_pdp
+    from ..synth._synthesize import ALPHA_MIN_RTOL
+    vals = [min_alpha_for_pdp(m, eps=eps, delta=delta, kind="posterior-predictive", prior="worst", rule="any",
+                              rtol=ALPHA_MIN_RTOL) for m in range(1, m_cap + 1)]
+    return np.array([vals[0]] + vals)
+
+
+def _onthemap_pdp(setup: Setup, eps: float, gen) -> Decomposition:
+    """OnTheMap's synthesizer at its operating point (slide "Final Privacy Settings for OnTheMap V3").
+
+    Prior ``alpha_i = max(alpha_min(min(m, 64)), 1 / S)`` with ``alpha_min`` the (eps, 1e-6)-PDP
+    prior (:class:`privlib.synth.OTMSettings`' search) and a uniform public prior share ``1 / S``;
+    pi ~ Dirichlet(alpha + n), ``m`` records ~ Multinomial(m, pi), ``m`` the published
+    (noise-infused) total.  With a uniform prior share every retention probability is 1, so domain
+    pruning removes no value; the ledger nevertheless carries the slides' prune-adjusted eps
+    (:func:`privlib.synth.pruned_epsilon`, Theorem 5.2 with min_p = 0.025), the bound OnTheMap
+    states for its release.
+    """
+    from ..synth import OTMSettings, pruned_epsilon
+    cells, counts = _cell_table(setup, full=False)
+    totals = _published_totals(counts, gen)
+    m_cap = OTMSettings().m_cap
+    amin = _pdp_alpha_table(float(eps), OTM_DELTA, m_cap)[np.minimum(totals, m_cap)]
+    S = counts.shape[1]
+    alpha = np.maximum(amin, 1.0 / S)
+    conc = alpha[:, None] + counts
+    draws = gen.standard_gamma(conc)
+    pi = draws / draws.sum(axis=1, keepdims=True)
+    syn = gen.multinomial(totals, pi)
+    eps_adj = pruned_epsilon(eps, min_p=OTM_MIN_P, alpha=float(alpha.max()))
+    ledger = Ledger.from_calls("multinomial-dirichlet (PDP)", np.full(counts.shape[0], eps_adj), "parallel",
+                               group="QI cells",
+                               detail=f"(eps = {eps:g}, delta = {OTM_DELTA:g})-PDP prior; prune-adjusted eps "
+                                      f"(min_p = {OTM_MIN_P:g})").check(eps_adj)
+    return _histogram(setup, cells, syn, ledger=ledger,
+                      params={"model": "onthemap-pdp", "eps": eps, "delta": OTM_DELTA, "eps_adjusted": eps_adj,
+                              "published_total": int(totals.sum())})
 
 
 def _qwi(setup: Setup, excess: float, gen) -> Decomposition:
+    """One ramp factor per QI cell (the employer), then QWI's suppression of small cells.
+
+    A published cell (QI cell x SA value) counting ``0 < X < QWI_MIN_PERSONS`` persons is
+    suppressed (``privlib.noise.aggregate``'s persons rule) and released as missing, read as 0 by
+    the analyst and the attacker.  The establishments rule (fewer than 3 establishments) is not
+    applied: each QI cell is one employer here, so it would suppress every cell.
+    """
     from ..noise import RampDistribution, draw_factors
     cells, counts = _cell_table(setup, full=False)
     dist = RampDistribution(1 + excess / 2, 1 + excess)        # distortion between b/2 and b
     delta = draw_factors(np.arange(cells.shape[0]), dist=dist, rng=gen).to_numpy()
-    return _histogram(setup, cells, counts * delta[:, None], ledger=None,
-                      params={"model": "qwi", "a": 1 + excess / 2, "b": 1 + excess})
+    suppressed = (counts > 0) & (counts < QWI_MIN_PERSONS)
+    released = np.where(suppressed, 0.0, counts * delta[:, None])
+    return _histogram(setup, cells, released, ledger=None,
+                      params={"model": "qwi", "a": 1 + excess / 2, "b": 1 + excess,
+                              "suppressed_cells": int(suppressed.sum()),
+                              "suppressed_records": int(counts[suppressed].sum())})
 
 
 def _swap(setup: Setup, rate: float, gen) -> Decomposition:
@@ -287,19 +456,20 @@ def _swap(setup: Setup, rate: float, gen) -> Decomposition:
 
 
 def _laplace(setup: Setup, eps: float, gen) -> Decomposition:
-    from ..mechanisms import laplace
+    from ..mechanisms import discrete_laplace
     cells, counts = _cell_table(setup, full=True)
-    noisy = laplace(counts, eps=eps, sensitivity=1.0, rng=gen)
-    ledger = Ledger([LedgerEntry("laplace", eps, "parallel", group="QI cell x SA counts",
-                                 detail="one count per cell of the public domain, sensitivity 1")])
+    noisy = discrete_laplace(counts, eps=eps, sensitivity=1, rng=gen)
+    ledger = Ledger([LedgerEntry("discrete laplace", eps, "parallel", group="QI cell x SA counts",
+                                 detail="one count per cell of the public domain, sensitivity 1 (add/remove)")])
     ledger.check(eps)
     return _histogram(setup, cells, noisy, ledger=ledger, params={"model": "laplace", "eps": eps})
 
 
 def _check_value(family: str, value) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(value):
-        raise TypeError(f"value: expected a finite number for family {family!r}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"value: expected a number for family {family!r}, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"value: expected a finite number for family {family!r}, got {value!r}")
     name = GUARANTEES[family][0]
     if name in ("k", "l"):
         if value != int(value) or value < 1:
@@ -319,26 +489,29 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
 
     ``mondrian-*`` and ``dp-kdtree``: :func:`privlib.experiments.empirical_privacy.build`
     (chapter 2's settings: t on k = 8 with the source's rule; a DP kd-tree of height
-    :data:`KDTREE_HEIGHT`).
+    :data:`KDTREE_HEIGHT`, exact discrete Laplace counts, negative ones kept).
     ``fulldomain-*``: the minimal lattice node of smallest discernibility
     (:func:`privlib.generalization.search`; l alone, t with 8-anonymity as chapter 2's t)
     -> :func:`privlib.release.from_generalization`.  ``tds`` / ``diffgen``: chapter 3's
     algorithms with the QIs as predictors and the SA as class (DiffGen: ``h`` =
     :data:`DIFFGEN_H`, hours per week on ``[1, 100)``); every combination of cut values is a
-    box (a hierarchy node is an interval of codes) -> :func:`privlib.release.from_boxes`; a
-    numerical cut interval that holds no integer code (DiffGen draws split points uniformly inside
-    an interval) holds no record, so its noisy counts are left out (``params["dropped_count"]``).
-    ``onthemap``: :func:`privlib.synth.synthesize_table` on the QI-cell x SA table (cell sizes
-    public) -> :func:`privlib.release.from_histogram`.  ``qwi``: one ramp factor per QI cell
-    with ``a = 1 + value / 2``, ``b = 1 + value`` (slide "Noise Factor Distribution").
-    ``swap``: each record joins the swap set with probability ``value``; the SA values of the
-    set are permuted (:func:`privlib.reident.swap`) -> :func:`privlib.release.from_microdata`.
-    ``laplace``: ``Lap(1/eps)`` on every QI cell x SA count of the public domain.
+    box (a hierarchy node is an interval of codes) -> :func:`privlib.release.from_boxes`;
+    DiffGen's counts are Line 12's raw noisy counts (see ``_from_diffgen``).
+    ``onthemap``: each QI cell's total is published with QWI's ramp noise
+    (:data:`OTM_RAMP`), and :func:`privlib.synth.synthesize_table` draws that many records per
+    cell with the eps-DP prior.  ``onthemap-pdp``: the same with the (eps, 1e-6)-PDP prior,
+    accounted at the prune-adjusted eps.  ``qwi``: one ramp factor per QI cell with
+    ``a = 1 + value / 2``, ``b = 1 + value`` (slide "Noise Factor Distribution"), then cells of
+    1 or 2 persons suppressed (:data:`QWI_MIN_PERSONS`).  ``swap``: each record joins the swap
+    set with probability ``value``; the SA values of the set are permuted
+    (:func:`privlib.reident.swap`) -> :func:`privlib.release.from_microdata`.  ``laplace``:
+    exact discrete Laplace noise (:func:`privlib.mechanisms.discrete_laplace`) on every QI cell x
+    SA count of the public domain.
 
     Parameters
     ----------
     setup : Setup
-        Coded records with public domains and SA values (chapter 2).
+        Coded records inside their public domains, with public SA values (chapter 2).
     family : str
         One of :data:`FAMILIES`.
     value : float
@@ -358,8 +531,10 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     Raises
     ------
     TypeError, ValueError
-        For a non-Setup, an unknown ``family`` or a parameter outside its range (the message
-        names the argument and the value), and the mechanisms' own checks.
+        For a non-Setup, a setup without ``sa_values`` or with records outside its domain, a
+        Laplace histogram of more than :data:`MAX_HISTOGRAM_CELLS` cells, an unknown ``family``
+        or a parameter outside its range (the message names the argument and the value), and the
+        mechanisms' own checks.
 
     Examples
     --------
@@ -367,8 +542,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     >>> s = Setup("toy", pd.DataFrame({"x": [0, 0, 1, 1], "s": list("abab")}), ("x",), "s", {"x": (0, 1)},
     ...           sa_values=("a", "b"))
     >>> r = release(s, "laplace", 1.0, rng=0)
-    >>> r.guarantee, r.decomposition.n_leaves, r.decomposition.ledger.total()
-    ('eps-DP', 2, 1.0)
+    >>> r.guarantee, r.decomposition.n_leaves, r.decomposition.ledger.total(), r.eps_common
+    ('eps-DP', 2, 1.0, 1.0)
     """
     setup = _check_setup(setup)
     check_in(family, "family", FAMILIES)
@@ -384,37 +559,44 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         else:
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     else:
-        dec = {"onthemap": _onthemap, "qwi": _qwi, "swap": _swap, "laplace": _laplace}[family](setup, value, gen)
-    if GUARANTEES[family][1] == "eps-DP" or family == "onthemap":
+        dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
+               "laplace": _laplace}[family](setup, value, gen)
+    if family in ("dp-kdtree", "diffgen", "laplace", "onthemap"):
         dec.ledger.check(value)
-    return Released(family, value, dec, GUARANTEES[family][1])
+    return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 
 
-def _task(task: tuple, *, setup: Setup, workload: Workload, hierarchies: Mapping | None, diffgen_h: int) -> dict:
+def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int) -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
     r = release(setup, family, value, rng=np.random.default_rng(child), hierarchies=hierarchies,
                 diffgen_h=diffgen_h)
     return {"family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
-            "guarantee": r.guarantee, "eps_spent": r.decomposition.ledger.total(),
+            "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
+            "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
-            **measure(setup, workload, r.decomposition)}
+            **measure(setup, workloads, r.decomposition)}
 
 
-def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]], *, seed: int, n_seeds: int,
-          n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale", hierarchies: Mapping | None = None,
-          diffgen_h: int = DIFFGEN_H,
-          deterministic: Sequence[str] = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l",
-                                          "fulldomain-t", "tds")) -> pd.DataFrame:
+DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds")
+
+
+def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapping[str, Iterable[float]], *,
+          seed: int, n_seeds: int, n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale",
+          hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
+          deterministic: Sequence[str] = DETERMINISTIC) -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
 
     Seed ``i`` is ``np.random.default_rng(spawn(seed, n_seeds)[i])`` for every family and value
-    (common random numbers).  Families in ``deterministic`` draw nothing and run once (seed 0).
+    (common random numbers; the children of one ``seed`` do not depend on ``n_seeds``, so seeds
+    ``0 .. n - 1`` of a longer run are those of a shorter one).  Families in ``deterministic``
+    draw nothing and run once (seed 0).
 
     Parameters
     ----------
     setup : Setup
-    workload : privlib.metrics.Workload
+    workloads : Workload or mapping of str to Workload
+        As :func:`measure`.
     grid : mapping
         ``{family: values}``.
     seed : int
@@ -437,9 +619,9 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
     Returns
     -------
     pandas.DataFrame
-        ``family, parameter, value, seed, guarantee, eps_spent``, ``dropped`` (TDS / DiffGen: the
-        released count of cells whose numerical interval holds no integer code, left out of the
-        boxes) and :func:`measure`'s columns.
+        ``family, parameter, value, seed, guarantee, relation, eps_spent`` (the ledger's total),
+        ``eps_common`` (eps under :data:`COMMON_RELATION`, inf: none), ``dropped`` and
+        :func:`measure`'s columns.
 
     Raises
     ------
@@ -475,55 +657,9 @@ def sweep(setup: Setup, workload: Workload, grid: Mapping[str, Iterable[float]],
     if hierarchies is None:
         needs = any(f.startswith("fulldomain-") or f in ("tds", "diffgen") for f in grid)
         hierarchies = adult_hierarchies(setup) if needs else None
+    if isinstance(workloads, Workload):
+        workloads = {"w": workloads}
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
-               shared={"setup": setup, "workload": workload, "hierarchies": hierarchies, "diffgen_h": diffgen_h})
+               shared={"setup": setup, "workloads": dict(workloads), "hierarchies": hierarchies,
+                       "diffgen_h": diffgen_h})
     return pd.DataFrame(rows)
-
-
-def information_losses(setup: Setup, families: Sequence[str], *, k: int, hierarchies: Mapping | None = None,
-                       categorical: Sequence[str] | None = None) -> pd.DataFrame:
-    """Information loss of k-anonymous releases (:func:`privlib.release.information_loss`), one row each.
-
-    Parameters
-    ----------
-    setup : Setup
-    families : sequence of str
-        Deterministic k-anonymity families (``"mondrian-k"``, ``"fulldomain-k"``, ``"tds"``).
-    k : int
-        The k of every release (and of C_avg).
-    hierarchies : mapping, optional
-        As :func:`release`.
-    categorical : sequence of str, optional
-        QIs whose NCP is the categorical ``|u| / |A|`` (default: the QIs listed in
-        ``setup.orders``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by family: ``classes``, ``ncp_tight``, ``ncp_box``, ``dm``, ``c_avg``.
-
-    Raises
-    ------
-    ValueError
-        For a family that is not a k-anonymity family.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)})
-    >>> information_losses(s, ["mondrian-k"], k=4)[["classes", "dm", "c_avg"]].values.tolist()
-    [[2.0, 32.0, 1.0]]
-    """
-    from ..release import information_loss
-    setup = _check_setup(setup)
-    for f in families:
-        check_in(f, "families", tuple(f for f in FAMILIES if GUARANTEES[f][0] == "k"))
-    if categorical is None:
-        categorical = [a for a in setup.qi if a in setup.orders]
-    rows = {}
-    for f in families:
-        dec = release(setup, f, k, rng=0, hierarchies=hierarchies).decomposition   # deterministic: rng unused
-        loss = information_loss(setup.df, dec, k=k, categorical=list(categorical))
-        rows[f] = {"classes": float(loss.n_classes), "ncp_tight": loss.ncp_tight, "ncp_box": loss.ncp_box,
-                   "dm": loss.dm, "c_avg": loss.c_avg}
-    return pd.DataFrame.from_dict(rows, orient="index")

@@ -17,8 +17,9 @@ converts the other releases so that the same attack and the same workload run on
 :func:`from_microdata`          synthetic or swapped records: one unit box per distinct QI combination
 :func:`from_generalization`     a full-domain generalization (a lattice node): one box per class
 :func:`anonymized_table`        the anonymized table: each record's QIs as its class's range
-:func:`information_loss`        NCP (tight and box ranges), discernibility, C_avg
+:func:`information_loss`        NCP in its GCP variant (tight and box ranges), discernibility, C_avg
                                 (:class:`InformationLoss`)
+:func:`ncp_xu`                  NCP as Xu et al. define it (least common ancestors on categorical QIs)
 =============================== =====================================================================
 
 **The tree.**  A Decomposition also carries a binary tree (``tree_*``) that
@@ -44,6 +45,7 @@ is given and names the node whose leaves are not consecutive.
 from __future__ import annotations
 
 from ._convert import from_boxes, from_generalization, from_histogram, from_microdata
+from ._ncp import ncp_xu
 from ._table import InformationLoss, anonymized_table, information_loss
 
 __all__ = [
@@ -54,4 +56,5 @@ __all__ = [
     "anonymized_table",
     "InformationLoss",
     "information_loss",
+    "ncp_xu",
 ]

@@ -1,0 +1,409 @@
+"""Chapter 6's scale: the Definition-2 workload, the post-processing policies, beta and alpha of a release.
+
+Private module of :mod:`privlib.experiments.one_scale` (which re-exports its public names).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from .._validation import check_in, check_int
+from ..metrics import Workload
+from ..partition import Decomposition
+from .empirical_privacy import Setup
+
+__all__ = ["POLICIES", "definition2_workload", "postprocess", "estimate_sa_answers", "median_error", "measure", "information_losses"]
+
+#: Post-processing of the released counts before the workload is answered (:func:`postprocess`).
+POLICIES = ("raw", "nonneg-total")
+
+
+def _check_setup(setup) -> Setup:
+    """A Setup whose records lie in its public domain, with its public SA values."""
+    if not isinstance(setup, Setup):
+        raise TypeError(f"setup: expected a privlib.experiments.empirical_privacy.Setup, got {type(setup).__name__}")
+    if setup.sa_values is None:
+        raise ValueError("setup.sa_values: expected the public values of the sensitive attribute (the histogram "
+                         "columns), got None")
+    for a in setup.qi:
+        col = setup.df[a]
+        if not pd.api.types.is_integer_dtype(col):
+            raise TypeError(f"setup.df[{a!r}]: expected integer codes, got dtype {col.dtype}")
+        lo, hi = setup.domain[a]
+        out = np.flatnonzero((col.to_numpy() < lo) | (col.to_numpy() > hi))
+        if out.size:
+            raise ValueError(f"setup.df[{a!r}]: value {col.iloc[out[0]].item()!r} (row {int(out[0])}) lies outside the "
+                             f"setup's public domain [{lo}, {hi}]")
+    bad = ~setup.df[setup.sa].isin(list(setup.sa_values)).to_numpy()
+    if bad.any():
+        raise ValueError(f"setup.df[{setup.sa!r}]: value {setup.df[setup.sa].iloc[int(np.flatnonzero(bad)[0])]!r} "
+                         f"is not one of setup.sa_values {list(setup.sa_values)}")
+    return setup
+
+
+def definition2_workload(setup: Setup, *, n: int, rng: int | np.random.Generator) -> Workload:
+    """Range COUNT(*) queries with range conditions on every attribute, the SA included (Definition 2).
+
+    :func:`privlib.metrics.range_workload` on the QIs and the SA coded by its position in
+    ``setup.sa_values`` (public domain ``0 .. S - 1``): each query has, on every attribute, a
+    range of half its domain (for Adult's 14 occupations: 7 consecutive ones in
+    ``sa_values`` order).  The workload's last attribute is the SA; :func:`measure` answers it
+    from each leaf's histogram restricted to the query's SA values.
+
+    Parameters
+    ----------
+    setup : Setup
+    n : int
+        Number of queries (>= 1).
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Returns
+    -------
+    privlib.metrics.Workload
+        Over ``setup.qi + (setup.sa,)``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aabbccdd")}), ("x",), "s", {"x": (0, 7)},
+    ...           sa_values=("a", "b", "c", "d"))
+    >>> wl = definition2_workload(s, n=4, rng=0)
+    >>> wl.qi, bool((wl.upper[:, 1] - wl.lower[:, 1] == 1).all())
+    (('x', 's'), True)
+    """
+    from ..metrics import range_workload
+    setup = _check_setup(setup)
+    n = check_int(n, "n", minimum=1)
+    frame = setup.df[list(setup.qi)].copy()
+    frame[setup.sa] = pd.Index(setup.sa_values).get_indexer(setup.df[setup.sa])
+    domain = {**{a: setup.domain[a] for a in setup.qi}, setup.sa: (0, len(setup.sa_values) - 1)}
+    return range_workload(frame, list(setup.qi) + [setup.sa], n=n, rng=rng, domain=domain)
+
+
+def postprocess(decomposition: Decomposition, policy: str) -> Decomposition:
+    """The release's counts under one post-processing policy (the same for every family).
+
+    ``"raw"``: the counts as released (noisy counts may be negative or fractional).
+    ``"nonneg-total"``: every negative cell (leaf x SA value) set to 0, then all cells rescaled
+    so that they sum to the released grand total (floored at 0) -- post-processing, no budget.
+    Exact non-negative releases are unchanged by both.
+
+    Parameters
+    ----------
+    decomposition : privlib.partition.Decomposition
+    policy : {"raw", "nonneg-total"}
+
+    Returns
+    -------
+    privlib.partition.Decomposition
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from privlib.release import from_histogram
+    >>> dec = from_histogram([[0], [1]], [[3, -1], [2, 0]], qi=["x"], sa="s", sa_values=["a", "b"],
+    ...                      domain_lower=[0], domain_upper=[1])
+    >>> postprocess(dec, "nonneg-total").histograms.round(6).tolist()
+    [[2.4, 0.0], [1.6, 0.0]]
+    """
+    if not isinstance(decomposition, Decomposition):
+        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    check_in(policy, "policy", POLICIES)
+    hist = np.asarray(decomposition.histograms, dtype=float)
+    if policy == "raw" or not (hist < 0).any():
+        return decomposition
+    total = max(float(hist.sum()), 0.0)
+    clipped = np.clip(hist, 0.0, None)
+    s = clipped.sum()
+    out = clipped * (total / s) if s > 0 else np.full(hist.shape, total / hist.size)
+    return dataclasses.replace(decomposition, histograms=out)
+
+
+def _sa_answers_by_group(decomposition: Decomposition, workload: Workload) -> np.ndarray:
+    """Answers of a Definition-2 workload (last attribute the SA, coded by position in sa_values).
+
+    One :func:`privlib.metrics.estimate_answers` call per distinct SA range of the workload, on
+    the leaves' histograms restricted to that range (the uniformity assumption of Section III on
+    the QIs; the SA values are exact).  :func:`_sa_answers` computes the same in one pass over a
+    domain x SA grid (the independent check).
+    """
+    from ..metrics import estimate_answers
+    S = len(decomposition.sa_values)
+    slo, shi = workload.lower[:, -1], workload.upper[:, -1]
+    if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
+        raise ValueError(f"workload: its SA ranges must lie in 0 .. {S - 1} (positions in sa_values)")
+    key = slo * (S + 1) + shi
+    est = np.empty(workload.n_queries)
+    hist = np.asarray(decomposition.histograms, dtype=float)
+    for k in np.unique(key):
+        sel = np.flatnonzero(key == k)
+        mask = np.zeros(S)
+        mask[slo[sel[0]]:shi[sel[0]] + 1] = 1.0
+        sub = dataclasses.replace(decomposition, histograms=hist * mask)
+        part = Workload(tuple(decomposition.qi), workload.lower[sel, :-1], workload.upper[sel, :-1],
+                        workload.answers[sel], workload.n_records)
+        est[sel] = estimate_answers(sub, part)
+    return est
+
+
+def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
+    """Answers of a Definition-2 workload (last attribute the SA, coded by position in sa_values).
+
+    Each leaf's count of SA value ``s`` is spread uniformly over the leaf's QI cells (the
+    uniformity assumption of Section III) into a density over the domain x SA values (a
+    difference array with ``2**d`` corner updates per leaf, then cumulative sums); each query is
+    answered from the ``2**(d + 1)`` corners of its prefix sums.  Domains of more than 5e7
+    cells x SA values fall back on :func:`_sa_answers_by_group`.  :func:`median_error` uses this
+    pass for releases whose counted leaves are single cells (histograms, microdata) and the
+    per-range calls otherwise (faster on releases of few leaves).
+    """
+    from ..metrics._workload import _corner_sum
+    S = len(decomposition.sa_values)
+    slo, shi = workload.lower[:, -1], workload.upper[:, -1]
+    if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
+        raise ValueError(f"workload: its SA ranges must lie in 0 .. {S - 1} (positions in sa_values)")
+    dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
+    W = (dhi - dlo + 1).astype(np.int64)
+    d = W.size
+    shape = tuple(int(w) + 1 for w in W)
+    ncell = float(np.prod(np.array(shape, dtype=float)))
+    if ncell * (S + 1) > 5e7:
+        return _sa_answers_by_group(decomposition, workload)
+    ncell = int(ncell)
+    hist = np.asarray(decomposition.histograms, dtype=float)
+    keep = np.flatnonzero((hist != 0).any(axis=1))            # leaves with no count add nothing
+    hist = hist[keep]
+    widths = decomposition.widths[keep].astype(float)
+    dens = hist / np.prod(widths, axis=1)[:, None]
+    a, b = decomposition.lower[keep] - dlo, decomposition.upper[keep] - dlo + 1
+    cols = np.arange(S)
+    G = np.zeros(ncell * S)
+    unit = bool((widths == 1).all())
+    for corner in range(1 if unit else 1 << d):   # unit cells: the density is the count itself
+        bits = np.array([corner >> j & 1 for j in range(d)], dtype=bool)
+        idx = np.where(bits[None, :], b, a)
+        flat = np.ravel_multi_index(tuple(idx.T), shape)
+        sign = -1.0 if bits.sum() % 2 else 1.0
+        G += np.bincount((flat[:, None] * S + cols[None, :]).ravel(), weights=(sign * dens).ravel(),
+                         minlength=ncell * S)
+    G = G.reshape(shape + (S,))
+    if not unit:
+        for ax in range(d):                       # density per cell and SA value
+            np.cumsum(G, axis=ax, out=G)
+    P = np.zeros(shape + (S + 1,))
+    P[tuple(slice(1, None) for _ in range(d + 1))] = G[tuple(slice(0, -1) for _ in range(d))]
+    for ax in range(d + 1):                       # prefix sums of the density
+        np.cumsum(P, axis=ax, out=P)
+    QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
+    QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
+    return _corner_sum(P, np.c_[QL, slo], np.c_[QU, shi + 1])
+
+
+def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, method: str = "auto") -> np.ndarray:
+    """Answer a Definition-2 workload (its last attribute the SA) from a release.
+
+    Each leaf's count of SA value ``s`` is spread uniformly over the leaf's QI cells (Section III's
+    uniformity assumption; the SA values are exact); a query counts the SA values of its range.
+    Two methods, equal up to float round-off: ``"groups"``, one
+    :func:`privlib.metrics.estimate_answers` call per distinct SA range on the histograms
+    restricted to it; ``"grid"``, one pass over a domain x SA-values grid (a difference array,
+    cumulative sums, and the ``2**(d + 1)`` corners of each query).  ``"auto"``: the grid when
+    every counted leaf is a single cell (histograms, microdata), else the groups.
+
+    Parameters
+    ----------
+    decomposition : privlib.partition.Decomposition
+    workload : privlib.metrics.Workload
+        Over the release's QIs followed by its SA (:func:`definition2_workload`).
+    method : {"auto", "grid", "groups"}
+
+    Returns
+    -------
+    numpy.ndarray
+        One estimate per query.
+
+    Raises
+    ------
+    ValueError
+        For a workload over other attributes, SA ranges outside ``0 .. S - 1`` or a bad ``method``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from privlib.release import from_histogram
+    >>> dec = from_histogram([[0], [1]], [[3, 1], [2, 0]], qi=["x"], sa="s", sa_values=["a", "b"],
+    ...                      domain_lower=[0], domain_upper=[1])
+    >>> wl = Workload(("x", "s"), np.array([[0, 0], [0, 1]]), np.array([[1, 0], [0, 1]]), np.array([5, 1]), 6)
+    >>> estimate_sa_answers(dec, wl).tolist()
+    [5.0, 1.0]
+    """
+    if not isinstance(decomposition, Decomposition):
+        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    if not isinstance(workload, Workload):
+        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    check_in(method, "method", ("auto", "grid", "groups"))
+    if tuple(workload.qi) != tuple(decomposition.qi) + (decomposition.sa,):
+        raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)} followed by its SA "
+                         f"{decomposition.sa!r}, got {list(workload.qi)}")
+    if method == "auto":
+        counted = (np.asarray(decomposition.histograms) != 0).any(axis=1)
+        method = "grid" if bool((decomposition.widths[counted] == 1).all()) else "groups"
+    return _sa_answers(decomposition, workload) if method == "grid" else _sa_answers_by_group(decomposition, workload)
+
+
+def median_error(decomposition: Decomposition, workload: Workload) -> float:
+    """alpha: the median relative error of ``workload`` on the release's counts as given.
+
+    A workload over the release's QIs is answered by :func:`privlib.metrics.estimate_answers`;
+    one over the QIs and the SA (:func:`definition2_workload`) by :func:`estimate_sa_answers`.
+
+    Parameters
+    ----------
+    decomposition : privlib.partition.Decomposition
+    workload : privlib.metrics.Workload
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For a workload over other attributes.
+    """
+    from ..metrics import estimate_answers
+    if not isinstance(workload, Workload):
+        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    if tuple(workload.qi) == tuple(decomposition.qi):
+        est = estimate_answers(decomposition, workload)
+    elif tuple(workload.qi) == tuple(decomposition.qi) + (decomposition.sa,):
+        est = estimate_sa_answers(decomposition, workload)
+    else:
+        raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)}, optionally followed by "
+                         f"its SA {decomposition.sa!r}, got {list(workload.qi)}")
+    return float(np.median(np.abs(est - workload.answers) / workload.answers))
+
+
+def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition) -> dict:
+    """beta and alpha of one release: the naive-Bayes attack on every record, each workload's error.
+
+    ``beta_raw`` is the attack's breach increase ``accuracy / rho - 1`` (negative when the attack
+    does worse than always guessing the most frequent value); ``beta = max(beta_raw, 0)`` is the
+    breach of an attacker that may fall back on that baseline.  The attack reads negative counts
+    as 0 and is invariant to rescaling, so beta is the same under both :data:`POLICIES`.
+
+    Parameters
+    ----------
+    setup : Setup
+    workloads : Workload or mapping of str to Workload
+        Over the QIs, or the QIs and the SA (:func:`definition2_workload`); a single Workload is
+        named ``"w"``.
+    decomposition : privlib.partition.Decomposition
+
+    Returns
+    -------
+    dict
+        ``leaves, accuracy, rho, beta_raw, beta, released_total`` and ``alpha_<name>_<policy>``
+        for every workload and policy (``nonneg-total`` written ``nonneg``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.metrics import range_workload
+    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)},
+    ...           sa_values=("a", "b"))
+    >>> from privlib.experiments.empirical_privacy import build
+    >>> wl = range_workload(s.df, ["x"], n=5, rng=0, domain=s.domain)
+    >>> m = measure(s, wl, build(s, "k", 4, rng=0))
+    >>> m["beta"], m["alpha_w_raw"], m["alpha_w_nonneg"]
+    (1.0, 0.0, 0.0)
+    """
+    from ..attacks import naive_bayes
+    from ..metrics import privacy_breach
+    setup = _check_setup(setup)
+    if isinstance(workloads, Workload):
+        workloads = {"w": workloads}
+    if not isinstance(workloads, Mapping) or not all(isinstance(w, Workload) for w in workloads.values()):
+        raise TypeError(f"workloads: expected a Workload or a mapping of names to Workloads, got "
+                        f"{type(workloads).__name__}")
+    br = privacy_breach(naive_bayes(decomposition, setup.df))
+    out = {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta_raw": br.beta,
+           "beta": max(br.beta, 0.0), "released_total": float(np.asarray(decomposition.histograms).sum())}
+    first = None
+    for policy in POLICIES:
+        dec = postprocess(decomposition, policy)
+        for name, wl in workloads.items():
+            key = f"alpha_{name}_{policy.split('-')[0]}"
+            # a release the policy leaves unchanged has the first policy's answers
+            out[key] = out[f"alpha_{name}_{POLICIES[0]}"] if dec is first else median_error(dec, wl)
+        first = decomposition if first is None else first
+    return out
+
+
+def information_losses(setup: Setup, families: Sequence[str], *, k: int, hierarchies: Mapping | None = None,
+                       categorical: Sequence[str] | None = None) -> pd.DataFrame:
+    """Information loss of k-anonymous releases, one row each.
+
+    ``ncp`` is the normalized certainty penalty as Xu et al. (KDD 2006) define it: on a
+    categorical QI the size of the least common ancestor of the class's values in the hierarchy
+    (:func:`privlib.release.ncp_xu`); ``gcp_tight`` / ``gcp_box`` are its GCP variant (the share
+    of the codes spanned, :func:`privlib.release.information_loss`) on tight ranges and on the
+    published boxes; ``dm`` the discernibility metric; ``c_avg`` the normalized average class size.
+
+    Parameters
+    ----------
+    setup : Setup
+    families : sequence of str
+        Deterministic k-anonymity families (``"mondrian-k"``, ``"fulldomain-k"``, ``"tds"``).
+    k : int
+        The k of every release (and of C_avg).
+    hierarchies : mapping, optional
+        As :func:`release` (default :func:`adult_hierarchies`); the categorical QIs' hierarchies
+        give the least common ancestors.
+    categorical : sequence of str, optional
+        The categorical QIs (default: the QIs listed in ``setup.orders``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by family: ``classes``, ``ncp``, ``gcp_tight``, ``gcp_box``, ``dm``, ``c_avg``.
+
+    Raises
+    ------
+    TypeError
+        For ``families`` given as one string (or not a sequence).
+    ValueError
+        For a family that is not a k-anonymity family.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)},
+    ...           sa_values=("a", "b"))
+    >>> information_losses(s, ["mondrian-k"], k=4)[["classes", "dm", "c_avg"]].values.tolist()
+    [[2.0, 32.0, 1.0]]
+    """
+    from ..release import information_loss, ncp_xu
+    from .one_scale import FAMILIES, GUARANTEES, adult_hierarchies, release
+    setup = _check_setup(setup)
+    if isinstance(families, (str, bytes)) or not isinstance(families, Sequence):
+        raise TypeError(f"families: expected a sequence of family names, got {type(families).__name__} {families!r}")
+    for f in families:
+        check_in(f, "families", tuple(f for f in FAMILIES if GUARANTEES[f][0] == "k"))
+    if categorical is None:
+        categorical = [a for a in setup.qi if a in setup.orders]
+    if categorical and hierarchies is None:
+        hierarchies = adult_hierarchies(setup)
+    rows = {}
+    for f in families:
+        dec = release(setup, f, k, rng=0, hierarchies=hierarchies).decomposition   # deterministic: rng unused
+        loss = information_loss(setup.df, dec, k=k, categorical=list(categorical))
+        ncp, _ = ncp_xu(setup.df, dec, hierarchies={a: hierarchies[a] for a in categorical},
+                        orders={a: setup.orders[a] for a in categorical})
+        rows[f] = {"classes": float(loss.n_classes), "ncp": ncp, "gcp_tight": loss.ncp_tight,
+                   "gcp_box": loss.ncp_box, "dm": loss.dm, "c_avg": loss.c_avg}
+    return pd.DataFrame.from_dict(rows, orient="index")
