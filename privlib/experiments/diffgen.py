@@ -3,8 +3,9 @@
 Above :mod:`privlib.diffgen`: the Adult set-up (:func:`adult_taxonomies`, :data:`ADULT_DOMAINS`,
 :data:`ADULT_CLASSES`, TDS's :data:`TDS_TOPN_QIDS`), the learner's tuning
 (:func:`select_min_leaf`), Figure 3 (:func:`sweep`, :func:`held_out_best`), Figure 4
-(:func:`cross_validate` on the folds of :func:`cv_folds`) and Figure 5 (:func:`blow_up`,
-:func:`scalability`).  Sweeps go through :func:`privlib.experiments.run` (joblib, ``n_jobs``
+(:func:`cross_validate` on the folds of :func:`cv_folds`), Figure 5 (:func:`blow_up`,
+:func:`scalability`), the sensitivity of the scores (:func:`score_sensitivity`) and the noisy
+contingency table the source compares DiffGen with (:func:`contingency_accuracy`).  Sweeps go through :func:`privlib.experiments.run` (joblib, ``n_jobs``
 processes) and draw by :func:`privlib.experiments.spawn`, one child seed per task: the results do
 not depend on ``n_jobs`` (tested; only the ``seconds`` timings vary).
 """
@@ -12,23 +13,22 @@ from __future__ import annotations
 
 import math
 import os
-import time
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
 
-from .._progress import check_progress, progress_bar
+from .._progress import check_progress
 from .._validation import (as_generator, check_columns, check_epsilon, check_finite, check_in, check_int,
-                           check_no_nan, check_nonempty, check_probability, warn_privacy_leak)
-from ..diffgen import MAX_H, diffgen
+                           check_no_nan, check_nonempty, warn_privacy_leak)
+from ..diffgen import MAX_H
 from ..diffgen._accuracy import _encode_test, _features, _tree
-from ..diffgen._diffgen import _check_diffgen_args, _check_h
-from ..diffgen._encoding import (_check_classes, _check_list, _check_unique_used, _derive_classes, _prepare,
-                                 _validate)
+from ..diffgen._diffgen import _check_h
+from ..diffgen._encoding import _check_classes, _check_list, _derive_classes, _prepare, _validate
 from ..diffgen._evaluate import _evaluate_fold, _evaluate_many
 from ..diffgen._scores import _SCORES
 from ..diffgen._tds import _check_qid
+from ._diffgen_claims import blow_up, contingency_accuracy, scalability, score_sensitivity
 from ._runner import check_n_jobs, run, spawn
 
 __all__ = [
@@ -45,6 +45,8 @@ __all__ = [
     "cross_validate",
     "blow_up",
     "scalability",
+    "score_sensitivity",
+    "contingency_accuracy",
 ]
 
 #: The 14 predictors of Adult (every attribute but the class ``income``).
@@ -170,10 +172,11 @@ def _chunks(items: list, n_jobs: int) -> list:
 
 def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
           eps_values: Sequence[float], h_values: Sequence[int], utilities: Sequence[str] = ("max",),
-          runs: int = 10, rng: int | np.random.Generator, classes: Sequence | None = None, n_jobs: int = 1,
-          progress: bool | str = False, tree_params: dict | None = None) -> pd.DataFrame:
+          runs: int = 10, seeds: int = 1, rng: int | np.random.Generator, classes: Sequence | None = None,
+          n_jobs: int = 1, progress: bool | str = False, tree_params: dict | None = None) -> pd.DataFrame:
     """Figure 3: CA of DiffGen for every (utility, eps, h), ``runs`` runs each (the table is
-    encoded once; each run is a :func:`~privlib.diffgen.diffgen` release scored on ``test``).
+    encoded once; each run is a :func:`~privlib.diffgen.diffgen` release scored on ``test``),
+    optionally for several independent seeds of the whole protocol (sharing the encoded table).
 
     Parameters
     ----------
@@ -185,9 +188,13 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
         The budgets, numbers of specializations and utility functions ("max", "infogain").
     runs : int, default 10
         Runs per (utility, eps, h).
+    seeds : int, default 1
+        Independent replicates of the whole protocol (``runs`` runs of every point each), for
+        judging a noise-dependent statistic per seed.  With ``seeds > 1`` the rows of seed ``s``
+        are exactly those of ``sweep(..., seeds=1, rng=privlib.experiments.spawn(rng, seeds)[s])``.
     rng : int or numpy.random.Generator
-        Required, keyword-only.  Run ``i`` of the task list (utility, eps, h, run in this
-        nesting order) draws from ``privlib.experiments.spawn(rng, n_tasks)[i]``.
+        Required, keyword-only.  With one seed, run ``i`` of the task list (utility, eps, h, run
+        in this nesting order) draws from ``privlib.experiments.spawn(rng, n_tasks)[i]``.
     classes : sequence, optional
         The public class domain (see :func:`~privlib.diffgen.diffgen`; omitted: read from
         ``train``, with a :class:`~privlib.PrivacyLeakWarning`).  Test records whose class is
@@ -204,7 +211,7 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
     Returns
     -------
     pandas.DataFrame
-        ``utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released rows with a
+        ``seed, utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released rows with a
         positive count; ``cells``: size of the generalized domain; ``seconds``: time of the
         anonymization alone -- the only column that varies between executions).
 
@@ -221,10 +228,15 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
     ...             classes=["N", "Y"], rng=0)
     >>> out[["utility", "eps", "h", "run"]].values.tolist()
     [['max', 1.0, 2, 0], ['max', 1.0, 2, 1]]
+    >>> two = sweep(df, df, ["age"], "c", {"age": (0, 100)}, eps_values=[1.0], h_values=[2], runs=2, seeds=2,
+    ...             classes=["N", "Y"], rng=0)
+    >>> two.groupby("seed").size().tolist()
+    [2, 2]
     """
     check_progress(progress)
     n_jobs = check_n_jobs(n_jobs)
     runs = check_int(runs, "runs", minimum=1)
+    seeds = check_int(seeds, "seeds", minimum=1)
     utilities = _check_list(utilities, "utilities")
     for u in utilities:
         check_in(u, "utilities", tuple(_SCORES))
@@ -240,14 +252,19 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
         _check_h(prep, h)
     test_enc = _encode_test(prep, test)
     grid = [(u, e, h, r) for u in utilities for e in eps_values for h in h_values for r in range(runs)]
-    seeds = _seeds(rng, len(grid))
-    jobs = [("diffgen", e, h, u, seeds[i], None) for i, (u, e, h, r) in enumerate(grid)]
+    roots = [rng] if seeds == 1 else _seeds(rng, seeds)
+    jobs, rows = [], []
+    for s, root in enumerate(roots):
+        task_seeds = _seeds(root, len(grid))
+        jobs += [("diffgen", e, h, u, task_seeds[i], None) for i, (u, e, h, r) in enumerate(grid)]
+        rows += [(s, *g) for g in grid]
     res = [r for chunk in run(_sweep_task, _chunks(jobs, n_jobs), n_jobs=n_jobs, progress=progress,
                               desc="DiffGen sweep", shared={"prep": prep, "test": test_enc,
                                                             "tree_params": tree_params})
            for r in chunk]
-    return pd.DataFrame([{"utility": u, "eps": e, "h": h, "run": r, "ca": res[i][0], "rows": res[i][1],
-                          "cells": res[i][2], "seconds": res[i][3]} for i, (u, e, h, r) in enumerate(grid)])
+    return pd.DataFrame([{"seed": s, "utility": u, "eps": e, "h": h, "run": r, "ca": res[i][0],
+                          "rows": res[i][1], "cells": res[i][2], "seconds": res[i][3]}
+                         for i, (s, u, e, h, r) in enumerate(rows)])
 
 
 def held_out_best(results: pd.DataFrame, *, by: str = "h", value: str = "ca", run: str = "run") -> pd.DataFrame:
@@ -479,141 +496,6 @@ def cross_validate(df: pd.DataFrame, predictors: Sequence[str], target: str, tax
             res[i] = r
     return pd.DataFrame([{"method": m, "eps": e, "repeat": r, "fold": f, "ca": res[i][0], "seconds": res[i][3]}
                          for i, (m, e, r, f) in enumerate(grid)])
-
-
-def blow_up(df: pd.DataFrame, columns: Sequence[str], *, n_records: int, p_replace: float = 0.5,
-            rng: int | np.random.Generator) -> pd.DataFrame:
-    """Figure 5's scalability data: each record plus alpha - 1 variations of it.
-
-    A variation copies the record and replaces each attribute of ``columns`` with probability
-    ``p_replace`` by a value drawn uniformly from that attribute's domain (the distinct values
-    occurring in ``df``).  The original records come first; the table is cut at ``n_records``.
-    (A test-data generator, not a DP function: the replacement values are the data's own.)
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table to blow up.
-    columns : list of str
-        The attributes a variation may change.
-    n_records, p_replace : int, float (default 0.5)
-        The size of the output; the probability that a variation replaces a value.
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``n_records`` rows, ``df``'s first.
-
-    Raises
-    ------
-    TypeError, ValueError
-        A bad argument (the message names it).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> big = blow_up(pd.DataFrame({"a": [1, 2], "b": ["x", "y"]}), ["a"], n_records=5, rng=0)
-    >>> len(big), big["b"].tolist()
-    (5, ['x', 'y', 'x', 'y', 'x'])
-    """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-    check_nonempty(df, "df")
-    n_records = check_int(n_records, "n_records", minimum=1)
-    columns = check_columns(df, columns, "columns")
-    if len(set(columns)) != len(columns):
-        raise ValueError(f"columns: expected distinct columns, got {columns}")
-    _check_unique_used(df, columns, "df")
-    p_replace = check_probability(p_replace, "p_replace")
-    gen = as_generator(rng)
-    alpha = -(-n_records // len(df))
-    base = df.reset_index(drop=True)
-    extra = n_records - len(base)
-    if extra <= 0:
-        return base.iloc[:n_records].copy()
-    src = np.tile(np.arange(len(base)), alpha - 1)[:extra]
-    out = base.iloc[src].reset_index(drop=True)
-    for c in columns:
-        dom = pd.unique(base[c])
-        mask = gen.random(extra) < p_replace
-        vals = out[c].to_numpy().copy()
-        vals[mask] = dom[gen.integers(0, len(dom), size=int(mask.sum()))]
-        out[c] = vals
-    return pd.concat([base, out], ignore_index=True)
-
-
-def scalability(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
-                sizes: Sequence[int], eps: float = 1.0, h: int = 15, utility: str = "max",
-                rng: int | np.random.Generator, classes: Sequence | None = None,
-                progress: bool | str = False) -> pd.DataFrame:
-    """Figure 5: time DiffGen (from the raw DataFrame to the release) on blown-up tables.
-
-    For each size ``n`` the table is :func:`blow_up` to ``n`` records (not timed), then one
-    :func:`~privlib.diffgen.diffgen` run is timed with ``time.perf_counter`` (in this process:
-    one core).
-
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The table to blow up.
-    predictors, target, taxonomies
-        As in :func:`privlib.diffgen.diffgen` (a variation may change every predictor).
-    sizes : list of int
-        The numbers of records.
-    eps, h, utility
-        DiffGen's parameters (:func:`privlib.diffgen.diffgen`).
-    rng : int or numpy.random.Generator
-        Required, keyword-only.  Size ``i`` uses ``spawn(rng, len(sizes))[i].spawn(2)``: the
-        first child for :func:`blow_up`, the second for DiffGen.
-    classes : sequence, optional
-        Passed to DiffGen (omitted: read from ``df``, with a :class:`~privlib.PrivacyLeakWarning`).
-    progress : bool or "text"
-        As in :func:`sweep`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        ``records, seconds, rows, cells`` (``seconds`` varies from one execution to the next).
-
-    Raises
-    ------
-    TypeError, ValueError
-        A bad argument (the message names it).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> df = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70], "c": ["N", "N", "N", "Y", "Y", "Y"]})
-    >>> out = scalability(df, ["age"], "c", {"age": (0, 100)}, sizes=[12, 24], h=2, classes=["N", "Y"], rng=0)
-    >>> out["records"].tolist()
-    [12, 24]
-    """
-    check_progress(progress)
-    eps, h, utility = _check_diffgen_args(eps, h, utility)
-    if not isinstance(rng, (np.random.Generator, np.random.SeedSequence)):
-        as_generator(rng)
-    sizes = [check_int(n, "sizes", minimum=1) for n in _check_list(sizes, "sizes")]
-    predictors, _ = _validate(df, predictors, target, taxonomies)
-    if classes is None:
-        classes = _derive_classes(df, target, "scalability")
-    classes = _check_classes(classes)
-    seeds = _seeds(rng, len(sizes))
-    bar = progress_bar(len(sizes), "scalability", progress)
-    rows = []
-    for n, s in zip(sizes, seeds):
-        s_blow, s_diffgen = s.spawn(2)
-        big = blow_up(df, predictors, n_records=n, rng=np.random.default_rng(s_blow))
-        t0 = time.perf_counter()
-        rel = diffgen(big, predictors, target, taxonomies, eps=eps, h=h, utility=utility, classes=classes,
-                      rng=np.random.default_rng(s_diffgen))
-        rows.append({"records": len(big), "seconds": time.perf_counter() - t0, "rows": rel.n_rows,
-                     "cells": rel.domain_cells})
-        del big
-        bar.update()
-    bar.close()
-    return pd.DataFrame(rows)
 
 
 def adult_taxonomies(predictors: Sequence[str] | None = None, *, domains: Mapping | None = None,
