@@ -40,12 +40,19 @@ def test_executed_once_in_order_without_errors(cells):
 
 
 def test_each_exercise_has_a_hidden_solution(cells):
-    headers = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
-               and re.fullmatch(r"Solution to exercise \d+ \(click to show\)", _src(c).strip())]
-    assert [int(re.search(r"\d+", _src(cells[i])).group()) for i in headers] == [1, 2, 3]
-    for i in headers:
+    # every exercise but the project is followed by its solution: a hidden code cell whose toggle
+    # says which exercise it solves (the label the reader clicks is the one the text promises)
+    exercises = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
+                 and re.search(r":::\{admonition\} Exercise \d+ \((★+) [a-z]+\)", _src(c))]
+    numbers = [int(re.search(r"Exercise (\d+)", _src(cells[i])).group(1)) for i in exercises]
+    assert numbers[:3] == [1, 2, 3]
+    for i, n in zip(exercises, numbers):
+        if "project" in _src(cells[i]).split("\n", 1)[0]:
+            continue
         nxt = cells[i + 1]
-        assert nxt["cell_type"] == "code" and "hide-cell" in nxt["metadata"].get("tags", [])
+        assert nxt["cell_type"] == "code" and "hide-input" in nxt["metadata"].get("tags", [])
+        assert nxt["metadata"]["mystnb"]["code_prompt_show"] == f"Show the solution to exercise {n}"
+    assert not [c for c in cells if c["cell_type"] == "markdown" and "click to show" in _src(c)]
 
 
 def test_figures_have_caption_and_name(cells):

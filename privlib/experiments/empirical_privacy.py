@@ -133,7 +133,7 @@ def adult_setup(df: pd.DataFrame | None = None) -> Setup:
     Parameters
     ----------
     df : pandas.DataFrame, optional
-        Adult records (default ``privlib.data.load_adult("train")``).
+        Adult records (default ``privlib.data.load_adult(split="train")``).
 
     Returns
     -------
@@ -147,7 +147,7 @@ def adult_setup(df: pd.DataFrame | None = None) -> Setup:
     """
     from .. import data
     if df is None:
-        df = data.load_adult("train")
+        df = data.load_adult(split="train")
     edu = df.drop_duplicates("education").sort_values("education_num", kind="stable")["education"].tolist()
     full_edu = list(data.load_hierarchy("education").leaves)
     if sorted(edu) != sorted(full_edu) or [e for e in full_edu if e in edu] != edu:
