@@ -35,7 +35,7 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     Cells of the generalized domain that hold no record are treated exactly: when there are
     more than :data:`DENSE_CELLS` cells, the number of empty cells whose noise is at least 1
     is drawn from its binomial law (p = alpha / (1 + alpha), alpha = exp(-eps_half)), their
-    noise from the discrete Laplace law conditioned on >= 1 (|Z| given Z != 0), and their
+    noise from the discrete Laplace law conditioned on >= 1 (abs(Z) given Z != 0), and their
     positions uniformly among the empty cells.
     """
     cells = n_groups * K
@@ -288,7 +288,7 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     """Line 12 of Algorithm 1: a noisy count for every cell of the generalized domain.
 
     Every cell (group x class) gets its count plus exact discrete Laplace noise
-    (:func:`privlib.mechanisms.discrete_laplace`: P(Z = z) proportional to exp(-eps |z|),
+    (:func:`privlib.mechanisms.discrete_laplace`: P(Z = z) proportional to exp(-eps * abs(z)),
     integer arithmetic only, the integer counterpart of Lap(1/eps)), clipped at 0 -- empty
     cells included (Line 12 spends eps/2 of DiffGen's budget, so :func:`diffgen` calls this
     with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn; above, the empty cells

@@ -107,7 +107,7 @@ class _Table:
 
 
 def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "",
-                      wide: tuple = (), html_columns: tuple = ()) -> _Table:
+                      wide: tuple = (), html_columns: tuple = ()) -> object:
     """An interactive (filterable, sortable, wrapped) table that works offline: ITables, no paging.
 
     Every row is shown (no paging) and every cell wraps inside the text column.  The DataTables
@@ -159,7 +159,7 @@ def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "
     return _Table(body, f"table {table_id}: {len(frame)} rows, columns {', '.join(map(str, columns))}")
 
 
-def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> _Table:
+def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
     """A saved scorecard (``Scorecard.to_frame()``, or several chapters) as an interactive table.
 
     Columns shown: where (and the claim's id), claim (and the source's words), kind (and

@@ -80,7 +80,7 @@ class Decomposition:
 
     @property
     def counts(self) -> np.ndarray:
-        """Leaf totals (row sums of :attr:`histograms`)."""
+        """Leaf totals (row sums of ``histograms``)."""
         return self.histograms.sum(axis=1)
 
     @property

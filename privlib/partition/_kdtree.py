@@ -234,7 +234,7 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     and then a cut uniformly inside it: the same distribution in O(records + nodes) memory,
     whatever the domain's width.
 
-    Budget split (recorded in :attr:`Decomposition.ledger`, a :class:`privlib.accounting.Ledger`
+    Budget split (recorded in ``Decomposition.ledger``, a :class:`privlib.accounting.Ledger`
     of ``"path"`` entries whose path is the node ids from the root; checked against ``eps``):
 
     * ``eps_median = median_fraction * eps / height`` per split, on each of the ``height``
