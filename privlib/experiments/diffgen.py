@@ -28,7 +28,7 @@ from ..diffgen._encoding import _check_classes, _check_list, _derive_classes, _p
 from ..diffgen._evaluate import _evaluate_fold, _evaluate_many
 from ..diffgen._scores import _SCORES
 from ..diffgen._tds import _check_qid
-from ._diffgen_claims import blow_up, contingency_accuracy, scalability, score_sensitivity
+from ._diffgen_claims import _seeds, blow_up, contingency_accuracy, scalability, score_sensitivity
 from ._runner import check_n_jobs, run, spawn
 
 __all__ = [
@@ -143,13 +143,6 @@ def select_min_leaf(train: pd.DataFrame, predictors: Sequence[str], target: str,
 
 
 # ============================================================================ the runs
-def _seeds(rng, n: int) -> list:
-    """``spawn(rng, n)``, with ``rng`` checked first so that a bad one is named ``rng``."""
-    if not isinstance(rng, (np.random.Generator, np.random.SeedSequence)):
-        as_generator(rng)  # validates: TypeError / ValueError naming rng
-    return spawn(rng, n)
-
-
 def _sweep_task(jobs, *, prep, test, tree_params) -> list:
     """A chunk of the sweep's jobs on one prepared training table."""
     return _evaluate_many(prep, test, jobs, tree_params)
