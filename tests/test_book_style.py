@@ -138,6 +138,11 @@ def test_built_page_is_clean(page):
     # an unresolved reference renders as "??" or as a pending/missing xref
     if re.search(r"<span class=\"xref[^\"]*\">\?\?|class=\"[^\"]*pending_xref|>\?\?<", html):
         problems.append("an unresolved reference (??)")
+    # an element id used twice: a table whose id is also a section's label is never shown
+    ids = re.findall(r"\sid=\"([^\"]+)\"", html)
+    dup = sorted({i for i in ids if ids.count(i) > 1})
+    if dup:
+        problems.append(f"ids used twice: {dup[:5]}")
     parser = _Page()
     parser.feed(html)
     for img in parser.images:
