@@ -193,3 +193,11 @@ def test_no_earlier_version_sentences(path):
     bad = [i for i, c in enumerate(cells) if c["cell_type"] == "markdown"
            and re.search(r"earlier (version|edition)", "".join(c["source"]), re.I)]
     assert not bad, f"{path.name}: markdown cells {bad} speak of an earlier version/edition"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[str(p.relative_to(ROOT)) for p in NOTEBOOKS])
+def test_interactive_tables_show_every_row(path):
+    # ITables downsamples a table over 64 kB unless told not to: a scorecard must show every row
+    found = [i for i, c in enumerate(_code_cells(path)) for o in c.get("outputs", [])
+             if "downsampled" in "".join(o.get("data", {}).get("text/html", ""))]
+    assert not found, f"{path.name}: code cells {found} show a downsampled interactive table"

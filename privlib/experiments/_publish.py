@@ -110,7 +110,8 @@ def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "
                       wide: tuple = (), html_columns: tuple = ()) -> object:
     """An interactive (filterable, sortable, wrapped) table that works offline: ITables, no paging.
 
-    Every row is shown (no paging) and every cell wraps inside the text column.  The DataTables
+    Every row is shown (no paging, and no downsampling of large tables) and every cell wraps
+    inside the text column.  The DataTables
     bundle is served by the book's ``itables_offline`` extension; without it (a plain Jupyter
     session), the same rows show as a plain HTML table.
 
@@ -154,6 +155,7 @@ def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "
     body = to_html_datatable(
         shown, table_id=table_id, connected=False, classes="display compact privlib-table",
         paging=False, allow_html=True, showIndex=False, order=[], autoWidth=False, columnDefs=defs,
+        maxBytes=0,  # never downsample: every row of a scorecard is shown
         layout={"topStart": "info", "topEnd": "search", "bottomStart": None, "bottomEnd": None},
         style="width:100%", caption=caption or None)
     return _Table(body, f"table {table_id}: {len(frame)} rows, columns {', '.join(map(str, columns))}")
