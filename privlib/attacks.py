@@ -384,29 +384,45 @@ class AttackResult:
     unchanged: float
 
 
+def _smallest_at_least(forward, y, lo, hi):
+    """Per element, the smallest ``k`` in ``[lo, hi]`` with ``forward(k) >= y`` (``hi`` if none),
+    for ``forward`` non-decreasing in ``k``: a vectorised binary search."""
+    while True:
+        active = lo < hi
+        if not active.any():
+            return lo
+        mid = lo + (hi - lo) // 2
+        ge = forward(mid) >= y
+        hi = np.where(active & ge, mid, hi)
+        lo = np.where(active & ~ge, mid + 1, lo)
+
+
 def _textbook_image(released, x, b):
     """Whether each float ``released[i]`` is an output of :func:`privlib.mechanisms.textbook_laplace`
     at input ``x`` (scale ``b``): the sampler's output is non-decreasing in its uniform index
     ``k`` (``U = k / 2**53``), so a binary search over ``k`` in ``1 .. 2**53 - 1`` finds the
     smallest ``k`` whose output is >= the release, and the release is in the image iff that
-    output equals it.  53 vectorised steps, each one evaluation of the sampler's own formula."""
+    output equals it.  A first search with numpy's fast ``log`` brackets that ``k`` within
+    1024 steps; the bracket is verified with the sampler's own (correctly rounded) formula and
+    widened to the whole range where it does not hold, so the answer never depends on numpy's
+    ``log``."""
     from .mechanisms import _textbook_noise
     y = np.asarray(released, dtype=float)
-    lo = np.ones(y.shape, dtype=np.int64)
-    hi = np.full(y.shape, (1 << 53) - 1, dtype=np.int64)
+    first, last = 1, (1 << 53) - 1
 
-    def forward(k):
+    def exact(k):
         return x + _textbook_noise(k * 2.0 ** -53, b)
 
-    while True:
-        active = lo < hi
-        if not active.any():
-            break
-        mid = lo + (hi - lo) // 2
-        ge = forward(mid) >= y
-        hi = np.where(active & ge, mid, hi)
-        lo = np.where(active & ~ge, mid + 1, lo)
-    return forward(lo) == y
+    def fast(k):
+        return x + _textbook_noise(k * 2.0 ** -53, b, log=np.log)
+
+    guess = _smallest_at_least(fast, y, np.full(y.shape, first, dtype=np.int64),
+                               np.full(y.shape, last, dtype=np.int64))
+    lo, hi = np.maximum(guess - 1024, first), np.minimum(guess + 1024, last)
+    ok = ((lo == first) | (exact(lo) < y)) & ((hi == last) | (exact(hi) >= y))
+    lo, hi = np.where(ok, lo, first), np.where(ok, hi, last)
+    k = _smallest_at_least(exact, y, lo, hi)
+    return exact(k) == y
 
 
 def _decide(p0, p1):

@@ -28,6 +28,7 @@ import numpy as np
 from typing import TYPE_CHECKING
 
 from .._validation import _fmt, as_generator, check_epsilon, check_positive
+from ._crlog import correctly_rounded_log
 from ._exact import (_discrete_laplace_noise, _eps_rational, _finite_values, _grid_laplace, discrete_laplace,
                      snapping, snapping_epsilon)
 
@@ -51,6 +52,7 @@ __all__ = [
     "geometric",
     "geometric_pmf",
     "discrete_laplace",
+    "correctly_rounded_log",
 ]
 
 
@@ -157,7 +159,8 @@ def textbook_laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
 
     ``value + b * log(2 U)`` if ``U < 1/2`` else ``value - b * log(2 - 2 U)``, with
     ``b = sensitivity / eps`` and ``U = k / 2**53``, ``k`` uniform in ``1 .. 2**53 - 1`` -- the
-    inverse-CDF formula of numpy's ``Generator.laplace``, written out so that
+    inverse-CDF formula of numpy's ``Generator.laplace``, with a correctly rounded ``log`` (the
+    same bits on every CPU, where numpy's ``log`` differs in the last bit), written out so that
     :func:`privlib.attacks.float_laplace_attack` can invert it.  Its outputs form a sparse set
     of floats that depends on ``value``: Mironov (2012) showed that one output often tells two
     neighbouring inputs apart, and above ``2**53 * b`` the noise is lost in the float spacing
@@ -198,11 +201,18 @@ def textbook_laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     return float(noisy) if noisy.ndim == 0 else noisy
 
 
-def _textbook_noise(u, b):
-    """The inverse-CDF Laplace noise of :func:`textbook_laplace` for uniforms ``u`` in (0, 1)."""
+def _textbook_noise(u, b, log=None):
+    """The inverse-CDF Laplace noise of :func:`textbook_laplace` for uniforms ``u`` in (0, 1).
+
+    The logarithm is correctly rounded (:func:`correctly_rounded_log`), so the sampler's
+    floats -- and every decision of Mironov's attack on them -- are the same on every CPU;
+    numpy's own ``log`` differs in the last bit between its AVX-512, AVX2 and baseline code.
+    ``log`` overrides it (the attack's fast first pass only)."""
+    log = correctly_rounded_log if log is None else log
     lo = u < 0.5
     arg = np.where(lo, u + u, 2.0 - u - u)
-    return np.where(lo, b * np.log(arg), -(b * np.log(arg)))
+    z = b * log(arg)
+    return np.where(lo, z, -z)
 
 
 def _float_array(values, name):

@@ -613,7 +613,10 @@ class Scorecard:
         path = directory / f"{self.chapter}.csv"
         frame = self.to_frame()
         frame.insert(0, "chapter", self.chapter)
-        frame.to_csv(path, index=False, lineterminator="\n")
+        # atomically: the report may read this file while a chapter executes in parallel
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        frame.to_csv(tmp, index=False, lineterminator="\n")
+        os.replace(tmp, path)
         return path
 
     def _repr_html_(self):  # pragma: no cover - display only
