@@ -205,7 +205,7 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
     -------
     pandas.DataFrame
         ``seed, utility, eps, h, run, ca, rows, cells, seconds`` (``rows``: released rows with a
-        positive count; ``cells``: size of the generalized domain; ``seconds``: time of the
+        positive count; ``cells``: size of the generalized domain; ``seconds``: CPU time of the
         anonymization alone -- the only column that varies between executions).
 
     Raises
@@ -401,7 +401,7 @@ def cross_validate(df: pd.DataFrame, predictors: Sequence[str], target: str, tax
     Returns
     -------
     pandas.DataFrame
-        ``method, eps, repeat, fold, ca, seconds`` (``seconds``: anonymization time).
+        ``method, eps, repeat, fold, ca, seconds`` (``seconds``: anonymization CPU time).
 
     Raises
     ------
