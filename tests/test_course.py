@@ -184,3 +184,36 @@ def test_answer_keys_are_up_to_date_and_complete():
     assert n == sum(len(EXERCISE.findall("".join("".join(c["source"]) for c in _cells(p))))
                     for p in NOTEBOOKS)
     assert all("No written solution" not in t for t in pages.values())
+
+
+# -- the glossary: every chapter links its terms, every link has an entry -------------------------
+
+def _glossary_terms():
+    text = (ROOT / "book" / "glossary.md").read_text()
+    body = text[text.index("```{glossary}"):]
+    return {line.strip().lower() for line in body.splitlines()[1:] if line and not line[0].isspace()
+            and not line.startswith("```")}
+
+
+@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.parent.name.startswith(("ch", "tutorial"))],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_chapter_links_its_terms_to_the_glossary(path):
+    md = "".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+    terms = re.findall(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`", md)
+    assert len(set(terms)) >= 5, f"{path.name}: {len(set(terms))} glossary terms linked (python scripts/glossary_links.py)"
+
+
+def test_every_linked_term_has_a_glossary_entry():
+    known = _glossary_terms()
+    for path in [*NOTEBOOKS, *ROOT.glob("book/**/*.md")]:
+        text = path.read_text()
+        if path.suffix == ".ipynb":
+            text = "".join("".join(c["source"]) for c in _cells(path) if c["cell_type"] == "markdown")
+        used = {t.strip().lower() for t in re.findall(r"\{term\}`(?:[^`<]*<)?([^`>]+)>?`", text)}
+        assert used <= known, f"{path.relative_to(ROOT)}: terms without a glossary entry: {used - known}"
+
+
+def test_the_glossary_has_the_chapters_vocabulary():
+    for term in ("TDS", "InfoGain", "Max score", "QWI", "QWIPU", "ramp distribution", "lattice", "LEHD",
+                 "OnTheMap", "generalization lattice"):
+        assert term.lower() in _glossary_terms(), term
