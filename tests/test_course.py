@@ -217,3 +217,26 @@ def test_the_glossary_has_the_chapters_vocabulary():
     for term in ("TDS", "InfoGain", "Max score", "QWI", "QWIPU", "ramp distribution", "lattice", "LEHD",
                  "OnTheMap", "generalization lattice"):
         assert term.lower() in _glossary_terms(), term
+
+
+# -- the course plan ---------------------------------------------------------------------------
+
+def test_course_marks_agree_with_the_exercises():
+    course = (ROOT / "book" / "course.md").read_text()
+    table = course[course.index("## Every exercise"):course.index("## Assessment")]
+    rows = re.findall(r"^\| \[[^\]]+\]\(([^)]+)\) \| ([^|]+) \|", table, re.M)
+    assert len(rows) >= 12
+    for link, marks in rows:
+        md = "".join("".join(c["source"]) for c in _cells(ROOT / "book" / link) if c["cell_type"] == "markdown")
+        actual = dict(re.findall(r"\{admonition\} Exercise (\d+) \((★+)", md))
+        listed = dict(re.findall(r"(\d+) \((★+)\)", marks))
+        assert listed == actual, f"course.md lists {listed} for {link}, the page has {actual}"
+
+
+def test_every_week_of_the_twelve_week_plan_has_a_problem_set_and_hours():
+    course = (ROOT / "book" / "course.md").read_text()
+    plan = course[course.index("## A twelve-week course"):course.index("## Every exercise")]
+    weeks = re.findall(r"^\| (\d+) \|(.*)$", plan, re.M)
+    assert [int(w) for w, _ in weeks] == list(range(1, 13))
+    for w, row in weeks[:11]:
+        assert f"**PS {w}**" in row and re.search(r"\| [^|]*\d[^|]* \|$", row), f"week {w}: {row}"
