@@ -103,18 +103,20 @@ def test_visible_solution_check_catches_a_shown_output():
 
 # -- the student edition: the filter of book/_ext/editions.py ------------------------------------
 
+def _dropdown(title, body):
+    # what sphinx-design's DropdownDirective returns (sphinx_design.shared.create_component)
+    from sphinx_design.shared import create_component
+    box = create_component("dropdown", opened=False, type="dropdown", has_title=True)
+    box += nodes.rubric(title, title)
+    box += nodes.paragraph(text=body)
+    return box
+
+
 def _doctree():
-    from sphinx_design.dropdown import dropdown_main, dropdown_title
     doc = nodes.section()
     doc += nodes.paragraph(text="Exercise 1: compute the sensitivity.")
-    sol = dropdown_main()
-    sol += dropdown_title(text="Solution to exercise 1")
-    sol += nodes.paragraph(text="SECRET reasoning")
-    doc += sol
-    other = dropdown_main()
-    other += dropdown_title(text="Details of the proof")
-    other += nodes.paragraph(text="kept")
-    doc += other
+    doc += _dropdown("Solution to exercise 1", "SECRET reasoning")
+    doc += _dropdown("Details of the proof", "kept")
     cell = nodes.container(classes=["cell", "tag_hide-cell", "tag_solution"])
     cell += nodes.literal_block(text="print('SECRET code')")
     inner = nodes.container(classes=["tag_solution"])       # nested: removed with its parent

@@ -27,9 +27,10 @@ def is_solution(node: nodes.Node) -> bool:
         return False
     if SOLUTION_CLASSES & set(node.get("classes", [])):
         return True
-    if type(node).__name__ == "dropdown_main":           # sphinx-design's {dropdown}
-        title = next((c for c in node.children if type(c).__name__ == "dropdown_title"), None)
-        return title is not None and title.astext().strip().lower().startswith("solution")
+    # sphinx-design's {dropdown}: until the HTML post-transform, a container marked
+    # design_component="dropdown" whose first child (a rubric) is the title
+    if node.get("design_component") == "dropdown" and node.get("has_title") and node.children:
+        return node.children[0].astext().strip().lower().startswith("solution")
     return False
 
 
