@@ -83,14 +83,14 @@ sampling error, the 2 standard errors of the last column), and it does at every 
 success gets close to the bound only at large $\varepsilon$, where the noise is small and any
 sensible test does well.""",
     ("book/foundations/measuring.ipynb", 1): r"""
-The attack is right on records 1, 3, 4 and 5: $\pi$ (its accuracy) is $4/6$, so $1 - \pi = 1/3$.
+The attack is right on records 1, 3, 4 and 5: its accuracy $1 - \pi$ is $4/6$, so $\pi = 1/3$.
 The baseline $\rho$ is the share of the most frequent true value; a, b and c each hold 2 of the 6
-records, so $\rho = 1/3$. The breach increase is $\beta = \pi / \rho - 1 = (4/6)/(2/6) - 1 = 1$:
+records, so $\rho = 1/3$. The breach increase is $\beta = (1 - \pi) / \rho - 1 = (4/6)/(2/6) - 1 = 1$:
 the attack is right twice as often as guessing the most frequent value.""",
     ("book/foundations/measuring.ipynb", 3): r"""
 Both classifiers see the same release: leaf majority predicts each record's leaf's most frequent
 value, naive Bayes combines the per-attribute histograms of the leaves. Build the three Mondrian
-releases, run both attacks and compare their accuracies (the breach $\beta = \pi/\rho - 1$ differs
+releases, run both attacks and compare their accuracies (the breach $\beta = (1 - \pi)/\rho - 1$ differs
 by the accuracy difference divided by $\rho$). The hidden table shows differences of a few
 percentage points, with either classifier ahead depending on $k$: the source's "low single digit
 percentages" holds here. What the adversary learns is decided by the release, not by the choice
