@@ -148,6 +148,20 @@ def test_instructor_edition_keeps_the_solutions():
     assert "SECRET" not in doc.astext()
 
 
+def test_student_edition_copies_no_page_sources():
+    class Config:
+        privlib_edition = "student"
+        html_copy_source = True
+        html_show_sourcelink = True
+        html_theme_options = {"use_download_button": True, "home_page_in_navbar": True}
+    editions._on_config_inited(None, Config)
+    assert not Config.html_copy_source and not Config.html_show_sourcelink
+    assert Config.html_theme_options == {"use_download_button": False, "home_page_in_navbar": True}
+    Config.privlib_edition, Config.html_copy_source = "instructor", True
+    editions._on_config_inited(None, Config)
+    assert Config.html_copy_source
+
+
 def test_edition_names_are_checked(monkeypatch):
     monkeypatch.delenv("PRIVLIB_EDITION", raising=False)
     assert editions.edition() == "instructor"

@@ -7,7 +7,8 @@ variable ``PRIVLIB_EDITION=student`` drops, from every page's document tree befo
 * every code cell tagged ``solution`` (the solutions' code and output; myst-nb gives a cell
   the class ``tag_<tag>`` for each of its tags).
 
-The answer-key pages (book/answers/) are not in the student edition's table of contents
+The student edition also copies no page sources (``_sources/``, the download button), which hold
+the solutions.  The answer-key pages (book/answers/) are not in the student edition's table of contents
 (``scripts/build_edition.py student`` builds with a copy of ``_toc.yml`` without them).
 Any other build (``PRIVLIB_EDITION`` unset or ``instructor``) keeps everything.
 """
@@ -62,7 +63,16 @@ def _on_doctree_read(app, doctree) -> None:
         strip_solutions(doctree)
 
 
+def _on_config_inited(app, config) -> None:
+    # the page sources (and the theme's .ipynb/.md download button) hold the solutions
+    if config.privlib_edition == "student":
+        config.html_copy_source = False
+        config.html_show_sourcelink = False
+        config.html_theme_options = {**(config.html_theme_options or {}), "use_download_button": False}
+
+
 def setup(app):
     app.add_config_value("privlib_edition", edition(), "env")
+    app.connect("config-inited", _on_config_inited)
     app.connect("doctree-read", _on_doctree_read)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
