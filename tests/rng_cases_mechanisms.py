@@ -20,4 +20,6 @@ CASES = [
          view=lambda df: df["success"].to_numpy()),
     Case(m.exponential, (U,), {"eps": 0.01}, view=lambda i: i),
     Case(m.exponential_rows, (np.tile(U, (30, 1)),), {"eps": 0.01}),
+    Case(m.discrete_gaussian, (np.zeros(20, dtype=np.int64),), {"sigma2": 25}),
+    Case(m.randomized_response, (np.zeros(40, dtype=bool),), {"eps": 0.5}),
 ]

@@ -76,9 +76,10 @@ def test_citation_file_cites_the_compendium_and_its_sources():
 def test_api_reference_part_documents_every_public_module():
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     captions = [p["caption"] for p in toc["parts"]]
-    # the concepts first, then the reproductions, using the library, teaching aids, the reference
-    assert captions == ["Foundations", "Chapters", "Using privlib", "For teachers and readers", "API reference",
-                        "Back matter"]
+    # the concepts first, then the reproductions, using the library, teaching aids (the answer keys
+    # only in the instructor edition: scripts/build_edition.py), the reference
+    assert captions == ["Foundations", "Chapters", "Using privlib", "For teachers and readers",
+                        "Answer keys (instructor edition)", "API reference", "Back matter"]
     api = toc["parts"][captions.index("API reference")]["chapters"][0]
     assert api["file"] == "book/api/index"
     pages = [s["file"] for s in api["sections"]]

@@ -4,6 +4,9 @@
   cannot undo it: the value on a fine grid plus exact discrete Laplace noise; refuses
   magnitudes at which the noise cannot be represented.
 * :func:`discrete_laplace` -- exact integer noise for counts (Canonne, Kamath & Steinke 2020).
+* :func:`discrete_gaussian` -- exact discrete Gaussian noise for counts (the same, Algorithm 3),
+  rho-zCDP (:func:`privlib.accounting.gaussian_rho`).
+* :func:`randomized_response` -- Warner's (1965) randomized response on one bit per person.
 * :func:`snapping` -- Mironov's (2012) snapping mechanism for bounded real values, and
   :func:`snapping_epsilon`, its guarantee.
 * :func:`textbook_laplace` -- UNSAFE, for teaching: the float sampler ``x + b log(U)`` that
@@ -31,6 +34,7 @@ from .._validation import _fmt, as_generator, check_epsilon, check_positive
 from ._crlog import correctly_rounded_log
 from ._exact import (_discrete_laplace_noise, _eps_rational, _finite_values, _grid_laplace, discrete_laplace,
                      snapping, snapping_epsilon)
+from ._gaussian import discrete_gaussian, discrete_gaussian_pmf
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -53,6 +57,9 @@ __all__ = [
     "geometric_pmf",
     "discrete_laplace",
     "correctly_rounded_log",
+    "discrete_gaussian",
+    "discrete_gaussian_pmf",
+    "randomized_response",
 ]
 
 
@@ -511,3 +518,57 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     out = z + arr                                          # |arr| <= 2**62, |z| < 2**62 with overwhelming probability
     return int(out) if out.ndim == 0 else out
 
+
+
+def randomized_response(bits: ArrayLike, *, eps: float, rng: int | np.random.Generator) -> np.ndarray:
+    """Warner's randomized response: each person reports their bit with probability
+    ``e^eps / (1 + e^eps)`` and its flip otherwise -- eps-DP for each person, with no trusted
+    curator (local differential privacy).
+
+    The flip, of probability ``1 / (1 + e^eps)``, is drawn exactly with integers: ``eps`` is read
+    as the exact rational ``Fraction(eps)`` and a person's bit is flipped when an exact discrete
+    Laplace draw of parameter ``a = e^-eps`` is at least 1, which has probability ``a / (1 + a)``
+    (Canonne, Kamath & Steinke 2020, Algorithm 2).
+
+    Parameters
+    ----------
+    bits : array_like of bool or {0, 1}
+        One private bit per person.
+    eps : float
+        Budget per person, > 0.
+    rng : int or numpy.random.Generator
+        Source of the flips (an int is a seed).
+
+    Returns
+    -------
+    numpy.ndarray of bool
+        The reported bits.  An unbiased estimate of the share of ones is
+        ``(mean(reports) (1 + e^eps) - 1) / (e^eps - 1)``.
+
+    Raises
+    ------
+    TypeError
+        Bits that are not 0/1 or bool.
+    ValueError
+        A bad ``eps``.
+
+    Examples
+    --------
+    >>> r = randomized_response(np.ones(10_000, dtype=bool), eps=1.0, rng=0)
+    >>> abs(float(r.mean()) - np.e / (1 + np.e)) < 0.02      # e / (1 + e) = 0.731
+    True
+    """
+    eps = check_epsilon(eps)
+    gen = as_generator(rng)
+    b = np.asarray(bits)
+    if b.dtype.kind == "b":
+        b = b.astype(bool)
+    elif b.dtype.kind in "iu" and (b.size == 0 or ((b == 0) | (b == 1)).all()):
+        b = b.astype(bool)
+    else:
+        raise TypeError(f"bits: expected booleans or 0/1 integers, got dtype {b.dtype} {_fmt(bits)}")
+    s, t = _eps_rational(eps, 1)
+    # P(flip) = 1 / (1 + e^eps) = a / (1 + a) with a = e^-eps: flip iff a discrete Laplace draw of
+    # parameter a is >= 1 (P(Z >= 1) = a / (1 + a), CKS 2020 Algorithm 2): exact, integers only
+    flip = _discrete_laplace_noise(gen, b.size, s, t).reshape(b.shape) >= 1
+    return b ^ flip
