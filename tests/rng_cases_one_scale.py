@@ -27,6 +27,7 @@ CASES = [
     Case(osc.fraction_workload, (SETUP,), {"n": 20, "fraction": 0.75}, view=lambda w: np.c_[w.lower, w.upper]),
     Case(osc.bootstrap_difference, (_ROWS, "a", ["b"]), {"errors": "e", "n_boot": 20},
          view=lambda r: np.array([r["lo"], r["hi"]])),
+    Case(osc.hierarchical_release, (SETUP, 1.0), {}, view=lambda d: d.histograms),
     Case(osc.attack_measures, (SETUP, osc.anchor_release(SETUP, "unprotected")), {},
          view=lambda m: np.array([m["beta_sample-tree"]])),
 ]

@@ -24,6 +24,9 @@ and the same workloads measure all of them:
 * ``swap`` -- SA swapping (:func:`privlib.reident.swap`, chapter 5); parameter rate
 * ``laplace`` -- histogram with exact discrete Laplace noise
   (:func:`privlib.mechanisms.discrete_laplace`); parameter eps
+* ``hierarchical`` -- Hay et al. (2010)'s hierarchical histogram with constrained inference
+  (:func:`privlib.hierarchical.hierarchical_histogram`); parameter eps
+* ``unprotected``, ``sa-marginal``, ``one-class`` -- the scale's anchors (:func:`anchor_release`)
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
 decomposition, the guarantee it carries under its own neighbour relation, and its guarantee
@@ -55,7 +58,8 @@ from ..accounting import Ledger, LedgerEntry
 from ..metrics import Workload
 from ..partition import Decomposition
 from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_difference, dp_odds_bound,
-                      fraction_workload, frontier, frontier_difference, kendall_matrix, rank_families)
+                      fraction_workload, frontier, frontier_difference, hierarchical_release, kendall_matrix,
+                      rank_families)
 from ._runner import check_n_jobs, run, spawn
 from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estimate_sa_answers,
                              information_losses, measure, median_error, postprocess)
@@ -64,7 +68,7 @@ from .empirical_privacy import Setup, build
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
            "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
            "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
-           "dp_odds_bound", "fraction_workload", "frontier", "frontier_difference", "kendall_matrix", "rank_families",
+           "dp_odds_bound", "fraction_workload", "hierarchical_release", "frontier", "frontier_difference", "kendall_matrix", "rank_families",
            "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
            "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]
 
@@ -85,6 +89,7 @@ GUARANTEES = {
     "qwi": ("b - 1", "none"),
     "swap": ("rate", "none"),
     "laplace": ("eps", "eps-DP"),
+    "hierarchical": ("eps", "eps-DP"),
     "unprotected": ("none", "none (anchor: the exact QI cells and occupations)"),
     "sa-marginal": ("none", "none (anchor: exact QI cells, occupation replaced by its overall distribution)"),
     "one-class": ("none", "none (anchor: one class, the overall occupation histogram)"),
@@ -99,6 +104,7 @@ NEIGHBOURS = {
     "dp-kdtree": "add or remove one record",
     "diffgen": "add or remove one record",
     "laplace": "add or remove one record",
+    "hierarchical": "add or remove one record",
     "onthemap": "change one record's SA value, the cell totals fixed",
     "onthemap-pdp": "change one record's SA value, the cell totals fixed",
     "qwi": "none",
@@ -186,7 +192,7 @@ def common_guarantee(family: str, value: float) -> tuple[float, str]:
     """
     check_in(family, "family", FAMILIES)
     value = _check_value(family, value)
-    if family in ("dp-kdtree", "diffgen", "laplace"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical"):
         return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
                               "one record")
     if family in ("onthemap", "onthemap-pdp"):
@@ -571,10 +577,12 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     elif family in ANCHORS:
         dec = anchor_release(setup, family)
+    elif family == "hierarchical":
+        dec = hierarchical_release(setup, value, rng=gen)
     else:
         dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
-    if family in ("dp-kdtree", "diffgen", "laplace", "onthemap"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "onthemap"):
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 
