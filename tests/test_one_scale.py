@@ -23,7 +23,7 @@ HIER = {"x": Hierarchy.from_dict({"*": {"lo": [0, 1], "hi": [2, 3]}}),
 VALUE = {"mondrian-k": 2, "mondrian-l": 2, "mondrian-t": 0.5, "dp-kdtree": 1.0, "fulldomain-k": 2,
          "fulldomain-l": 2, "fulldomain-t": 0.5, "tds": 2, "diffgen": 1.0, "onthemap": 1.0, "onthemap-pdp": 4.6,
          "qwi": 0.2,
-         "swap": 0.5, "laplace": 1.0}
+         "swap": 0.5, "laplace": 1.0, "hierarchical": 1.0, "unprotected": 0, "sa-marginal": 0, "one-class": 0}
 # every record, its cell and its SA count; the range queries of tests/test_release.py
 L = np.array([[0, 0], [1, 1], [2, 0], [1, 0]])
 U = np.array([[0, 1], [3, 1], [3, 0], [1, 1]])
@@ -364,3 +364,64 @@ def test_ncp_xu_uses_least_common_ancestors():
         ncp_xu(HAND, dec, hierarchies={"x": h}, orders={})
     with pytest.raises(TypeError, match="hierarchies"):
         ncp_xu(HAND, dec, hierarchies=[h], orders={})
+
+
+# ----------------------------------------------------------------------------- anchors, attackers, frontiers
+def test_anchors_by_hand():
+    unp = release(SETUP, "unprotected", 0, rng=0).decomposition
+    # the eight cells of the domain, six of them occupied
+    assert unp.histograms.sum() == 8 and unp.n_leaves == 8 and int((unp.histograms.sum(axis=1) > 0).sum()) == 6
+    sam = release(SETUP, "sa-marginal", 0, rng=0).decomposition
+    # every cell keeps its total; the SA split is the overall 4 a : 4 b
+    assert np.allclose(sam.histograms[:, 0], sam.histograms[:, 1])
+    assert np.allclose(sam.histograms.sum(axis=1), unp.histograms.sum(axis=1))
+    one = release(SETUP, "one-class", 0, rng=0).decomposition
+    assert one.n_leaves == 1 and one.histograms.tolist() == [[4, 4]]
+    m = measure(SETUP, WL, sam)
+    assert m["beta_raw"] == 0.0 and m["alpha_w_raw"] == 0.0       # QI counts exact, majority guess only
+
+
+def test_anchor_value_must_be_zero():
+    with pytest.raises(ValueError, match="anchor"):
+        release(SETUP, "unprotected", 1, rng=0)
+    with pytest.raises(ValueError, match="kind"):
+        osc.anchor_release(SETUP, "nothing")
+
+
+def test_attack_measures_on_the_unprotected_table():
+    m = osc.attack_measures(SETUP, release(SETUP, "unprotected", 0, rng=0).decomposition, rng=0)
+    # leaf majority on exact cells: the ties (0,0) and (2,1) guess a (one of two right), the four single
+    # records are right: 6 of 8, against rho = 1/2
+    assert m["beta_leaf-majority"] == pytest.approx(6 / 8 / 0.5 - 1)
+    assert m["beta_bayes-joint"] == m["beta_leaf-majority"]
+    # records alone in their cell: (0,1), (1,1), (2,0), (3,0); the exact release says 1 for each
+    assert m["linkage"] == pytest.approx(4 / 8)
+    assert set(m) >= {"beta_top", "beta_class_max", "log_odds_q99", "beta_sample-tree"}
+
+
+def test_fraction_workload_ranges_and_errors():
+    wl = osc.fraction_workload(SETUP, n=5, rng=0, fraction=1.0)
+    assert (wl.answers == 8).all() and wl.qi == ("x", "y", "s")
+    for bad in (0, 1.5, "a"):
+        with pytest.raises(ValueError, match="fraction"):
+            osc.fraction_workload(SETUP, n=5, rng=0, fraction=bad)
+
+
+def test_frontier_difference_and_bootstrap():
+    rows = sweep(SETUP, {"d2": osc.definition2_workload(SETUP, n=20, rng=0)},
+                 {"mondrian-k": [1, 2, 4], "laplace": [0.5, 5.0]}, seed=0, n_seeds=2, errors=True)
+    assert all(len(e) == 20 for e in rows["err_d2"])
+    r = osc.bootstrap_difference(rows, "laplace", ["mondrian-k"], errors="err_d2", n_boot=10, rng=0)
+    assert r["lo"] <= r["hi"] and np.isfinite(r["d"])
+    again = osc.bootstrap_difference(rows, "laplace", ["mondrian-k"], errors="err_d2", n_boot=10, rng=0)
+    assert again == r
+    assert osc.frontier(np.array([1.0]), np.array([2.0]), np.array([0.5]))[0] == np.inf
+
+
+def test_rank_and_kendall():
+    p = pd.DataFrame({"family": ["a", "b", "c"], "beta": [0.1, 0.2, 3.0], "alpha": [0.5, 0.2, 0.1]})
+    r = osc.rank_families(p, ["a", "b", "c"], x="beta", y="alpha", level=1.0)
+    assert r.tolist() == [2.0, 1.0, 3.0]                             # c never reaches beta <= 1: last
+    t = osc.kendall_matrix(pd.DataFrame({"u": r, "v": r}))
+    assert np.allclose(t.to_numpy(), 1.0)
+    assert osc.dp_odds_bound(0.25) == 0.5

@@ -15,7 +15,8 @@ from ..metrics import Workload
 from ..partition import Decomposition
 from .empirical_privacy import Setup
 
-__all__ = ["POLICIES", "definition2_workload", "postprocess", "estimate_sa_answers", "median_error", "measure", "information_losses"]
+__all__ = ["POLICIES", "definition2_workload", "postprocess", "estimate_sa_answers", "median_error", "relative_errors",
+           "measure", "information_losses"]
 
 #: Post-processing of the released counts before the workload is answered (:func:`postprocess`).
 POLICIES = ("raw", "nonneg-total")
@@ -275,6 +276,32 @@ def median_error(decomposition: Decomposition, workload: Workload) -> float:
     ValueError
         For a workload over other attributes.
     """
+    return float(np.median(relative_errors(decomposition, workload)))
+
+
+def relative_errors(decomposition: Decomposition, workload: Workload) -> np.ndarray:
+    """Every query's relative error ``|estimate - answer| / answer`` on the release's counts as given.
+
+    As :func:`median_error` (whose median this is), one value per query.
+
+    Parameters
+    ----------
+    decomposition : privlib.partition.Decomposition
+    workload : privlib.metrics.Workload
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> from privlib.release import from_histogram
+    >>> dec = from_histogram([[0], [1]], [[3, 1], [2, 0]], qi=["x"], sa="s", sa_values=["a", "b"],
+    ...                      domain_lower=[0], domain_upper=[1])
+    >>> wl = Workload(("x",), np.array([[0], [0]]), np.array([[0], [1]]), np.array([2, 8]), 8)
+    >>> relative_errors(dec, wl).tolist()
+    [1.0, 0.25]
+    """
     from ..metrics import estimate_answers
     if not isinstance(workload, Workload):
         raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
@@ -285,10 +312,11 @@ def median_error(decomposition: Decomposition, workload: Workload) -> float:
     else:
         raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)}, optionally followed by "
                          f"its SA {decomposition.sa!r}, got {list(workload.qi)}")
-    return float(np.median(np.abs(est - workload.answers) / workload.answers))
+    return np.abs(est - workload.answers) / workload.answers
 
 
-def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition) -> dict:
+def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
+            errors: bool = False) -> dict:
     """beta and alpha of one release: the naive-Bayes attack on every record, each workload's error.
 
     ``beta_raw`` is the attack's breach increase ``accuracy / rho - 1`` (negative when the attack
@@ -303,6 +331,8 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
         Over the QIs, or the QIs and the SA (:func:`definition2_workload`); a single Workload is
         named ``"w"``.
     decomposition : privlib.partition.Decomposition
+    errors : bool, default False
+        Also each workload's per-query relative errors on the raw counts (``err_<name>``).
 
     Returns
     -------
@@ -339,7 +369,13 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
         for name, wl in workloads.items():
             key = f"alpha_{name}_{policy.split('-')[0]}"
             # a release the policy leaves unchanged has the first policy's answers
-            out[key] = out[f"alpha_{name}_{POLICIES[0]}"] if dec is first else median_error(dec, wl)
+            if dec is first:
+                out[key] = out[f"alpha_{name}_{POLICIES[0]}"]
+            elif errors and policy == "raw":
+                out[f"err_{name}"] = relative_errors(dec, wl)
+                out[key] = float(np.median(out[f"err_{name}"]))
+            else:
+                out[key] = median_error(dec, wl)
         first = decomposition if first is None else first
     return out
 

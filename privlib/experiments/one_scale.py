@@ -24,6 +24,9 @@ and the same workloads measure all of them:
 * ``swap`` -- SA swapping (:func:`privlib.reident.swap`, chapter 5); parameter rate
 * ``laplace`` -- histogram with exact discrete Laplace noise
   (:func:`privlib.mechanisms.discrete_laplace`); parameter eps
+* ``hierarchical`` -- Hay et al. (2010)'s hierarchical histogram with constrained inference
+  (:func:`privlib.hierarchical.hierarchical_histogram`); parameter eps
+* ``unprotected``, ``sa-marginal``, ``one-class`` -- the scale's anchors (:func:`anchor_release`)
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
 decomposition, the guarantee it carries under its own neighbour relation, and its guarantee
@@ -54,6 +57,9 @@ from .._validation import as_generator, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..metrics import Workload
 from ..partition import Decomposition
+from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_difference, dp_odds_bound,
+                      fraction_workload, frontier, frontier_difference, hierarchical_release, kendall_matrix,
+                      rank_families)
 from ._runner import check_n_jobs, run, spawn
 from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estimate_sa_answers,
                              information_losses, measure, median_error, postprocess)
@@ -61,7 +67,9 @@ from .empirical_privacy import Setup, build
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
            "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
-           "Released", "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
+           "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
+           "dp_odds_bound", "fraction_workload", "hierarchical_release", "frontier", "frontier_difference", "kendall_matrix", "rank_families",
+           "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
            "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]
 
 #: family -> (the parameter's name, the guarantee the release carries under its own neighbour relation).
@@ -81,6 +89,10 @@ GUARANTEES = {
     "qwi": ("b - 1", "none"),
     "swap": ("rate", "none"),
     "laplace": ("eps", "eps-DP"),
+    "hierarchical": ("eps", "eps-DP"),
+    "unprotected": ("none", "none (anchor: the exact QI cells and occupations)"),
+    "sa-marginal": ("none", "none (anchor: exact QI cells, occupation replaced by its overall distribution)"),
+    "one-class": ("none", "none (anchor: one class, the overall occupation histogram)"),
 }
 #: The families, in the chapter's order.
 FAMILIES = tuple(GUARANTEES)
@@ -92,10 +104,12 @@ NEIGHBOURS = {
     "dp-kdtree": "add or remove one record",
     "diffgen": "add or remove one record",
     "laplace": "add or remove one record",
+    "hierarchical": "add or remove one record",
     "onthemap": "change one record's SA value, the cell totals fixed",
     "onthemap-pdp": "change one record's SA value, the cell totals fixed",
     "qwi": "none",
     "swap": "none",
+    **{f: "none (an anchor)" for f in ANCHORS},
 }
 #: The neighbour relation every family's guarantee is restated under (:func:`common_guarantee`).
 COMMON_RELATION = "add or remove one record"
@@ -178,7 +192,7 @@ def common_guarantee(family: str, value: float) -> tuple[float, str]:
     """
     check_in(family, "family", FAMILIES)
     value = _check_value(family, value)
-    if family in ("dp-kdtree", "diffgen", "laplace"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical"):
         return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
                               "one record")
     if family in ("onthemap", "onthemap-pdp"):
@@ -471,7 +485,10 @@ def _check_value(family: str, value) -> float:
     if not np.isfinite(value):
         raise ValueError(f"value: expected a finite number for family {family!r}, got {value!r}")
     name = GUARANTEES[family][0]
-    if name in ("k", "l"):
+    if name == "none":
+        if value != 0:
+            raise ValueError(f"value: an anchor ({family!r}) has no parameter; expected 0, got {value!r}")
+    elif name in ("k", "l"):
         if value != int(value) or value < 1:
             raise ValueError(f"value: expected an integer {name} >= 1 for family {family!r}, got {value!r}")
     elif name in ("eps", "t", "b - 1"):
@@ -558,33 +575,41 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
             dec = _fulldomain(setup, family[-1], value, hierarchies)
         else:
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
+    elif family in ANCHORS:
+        dec = anchor_release(setup, family)
+    elif family == "hierarchical":
+        dec = hierarchical_release(setup, value, rng=gen)
     else:
         dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
-    if family in ("dp-kdtree", "diffgen", "laplace", "onthemap"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "onthemap"):
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 
 
-def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int) -> dict:
+def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
+          attacks: bool = False, errors: bool = False) -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
-    r = release(setup, family, value, rng=np.random.default_rng(child), hierarchies=hierarchies,
-                diffgen_h=diffgen_h)
-    return {"family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
+    gen = np.random.default_rng(child)
+    r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h)
+    more = attack_measures(setup, r.decomposition, rng=gen) if attacks else {}
+    return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
             "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
-            **measure(setup, workloads, r.decomposition)}
+            **measure(setup, workloads, r.decomposition, errors=errors)}
 
 
-DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds")
+DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds",
+                 *ANCHORS)
 
 
 def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapping[str, Iterable[float]], *,
           seed: int, n_seeds: int, n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale",
           hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
-          deterministic: Sequence[str] = DETERMINISTIC) -> pd.DataFrame:
+          deterministic: Sequence[str] = DETERMINISTIC, attacks: bool = False,
+          errors: bool = False) -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
 
     Seed ``i`` is ``np.random.default_rng(spawn(seed, n_seeds)[i])`` for every family and value
@@ -615,6 +640,11 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         As :func:`release`.
     deterministic : sequence of str
         Families run once.
+    attacks : bool, default False
+        Also every attacker's breach, the worst-case variants and the linkage rate
+        (:func:`attack_measures`, drawn after the release from the same generator).
+    errors : bool, default False
+        Also each workload's per-query relative errors on the raw counts (``err_<name>``, arrays).
 
     Returns
     -------
@@ -661,5 +691,6 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         workloads = {"w": workloads}
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
                shared={"setup": setup, "workloads": dict(workloads), "hierarchies": hierarchies,
-                       "diffgen_h": diffgen_h})
+                       "diffgen_h": diffgen_h, "attacks": bool(attacks),
+                       "errors": bool(errors)})
     return pd.DataFrame(rows)
