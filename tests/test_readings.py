@@ -213,7 +213,8 @@ def test_the_reading_history_names_registered_claims():
     # (its new reading then says so: "removed ..." or "no scorecard row ...")
     history = load_history(directory=READINGS)
     assert set(history["chapter"]) <= set(REGISTRIES), "history entries of unknown chapters"
-    known = {(c, i) for c in REGISTRIES for i in load_readings(c, directory=READINGS)["id"]}
+    known = {(c, i) for c in REGISTRIES for col in ("id", "of")
+             for i in load_readings(c, directory=READINGS)[col] if i}  # a row, or a choice set's claim
     unknown = [f"{r.chapter}/{r.id}" for r in history.itertuples() if (r.chapter, r.id) not in known
                and not re.match(r"(removed|no scorecard row)\b", r.new_reading.strip(), re.I)]
     assert not unknown, f"history entries for claims that are neither registered nor said to be removed: {unknown}"
