@@ -5,7 +5,8 @@ example and numeric or qualitative claim -- in the source's order, one row each.
 a row is always computed here, never typed in a notebook.
 
 **The registry of readings.**  In the book every row comes from a registry written as data
-before its value is computed: ``book/scorecards/readings/<chapter>.csv``, one row per claim,
+(a change to it is committed before the values it judges; each chapter says when its registry
+first entered git): ``book/scorecards/readings/<chapter>.csv``, one row per claim,
 with the columns :data:`READING_COLUMNS`:
 
 ============= ==================================================================================

@@ -49,8 +49,8 @@ CAUSES = ("substitute data", "source slip", "unstated choice", "noise", "method 
 TOLERANCE_POLICY = (
     "A number printed by the source agrees when ours lies within half a unit of its last printed "
     "digit (85.3 agrees with 85.25 to 85.35). A wider tolerance is stated in the row's note with "
-    "its reason. A qualitative claim is a test written next to it, its reading fixed before the "
-    "result is known; a test that passes whatever the data is a self-check, not an agreement. A "
+    "its reason. A qualitative claim is a test written next to it, its reading written in the chapter's "
+    "registry; a test that passes whatever the data is a self-check, not an agreement. A "
     "value that depends on noise is computed over several seeds: it agrees (or differs) only if it "
     "does in every seed, and is fragile otherwise."
 )

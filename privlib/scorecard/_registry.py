@@ -1,4 +1,4 @@
-"""The registry of readings: every scorecard row written down, as data, before its value is computed.
+"""The registry of readings: every scorecard row written down as data (changes committed before the values).
 
 One CSV file per chapter, ``book/scorecards/readings/<chapter>.csv``, one row per claim of the
 source, with the columns :data:`READING_COLUMNS` (the package docstring explains each).  A reading
