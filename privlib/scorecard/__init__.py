@@ -120,8 +120,9 @@ differs in every seed, and is ``fragile`` otherwise ("agrees in 7 of 10 seeds").
 """
 from ._card import (CAUSES, CLAIM_KINDS, COLUMNS, COMPARISONS, STATUSES, TOLERANCE_POLICY, Claim, Scorecard,
                     Seeds, half_unit, status)
-from ._multiverse import (CHOICE_COLUMNS, COSTLY_SECONDS, MIN_COSTLY_SEEDS, MIN_NOISE_SEEDS, RULES_PENDING,
-                          VERDICTS, claim_rows, load_choices, prediction_interval, verdict)
+from ._multiverse import (CHOICE_COLUMNS, COSTLY_SECONDS, DIRECTIONS, MIN_COSTLY_SEEDS, MIN_NOISE_SEEDS,
+                          RULES_PENDING, VERDICTS, change_direction, claim_rows, history_status, load_choices,
+                          prediction_interval, verdict)
 from ._files import cause_counts, headline, load_scorecards, scorecard_dir
 from ._registry import (HISTORY_COLUMNS, MIN_SEEDS, READING_COLUMNS, REGISTRY_COMPARES, load_history,
                         load_readings, readings_dir, validate_readings, write_readings)
@@ -161,4 +162,7 @@ __all__ = [
     "verdict",
     "prediction_interval",
     "claim_rows",
+    "DIRECTIONS",
+    "change_direction",
+    "history_status",
 ]

@@ -43,6 +43,7 @@ its scorecard says so under each row concerned.
 from __future__ import annotations
 
 import math
+import re
 import os
 from pathlib import Path
 
@@ -62,6 +63,9 @@ __all__ = [
     "prediction_interval",
     "effective_cause",
     "claim_rows",
+    "DIRECTIONS",
+    "change_direction",
+    "history_status",
 ]
 
 #: The columns of ``choices.csv``.
@@ -412,3 +416,62 @@ def multiverse_rows(card, rows: list[dict]) -> list[dict]:
                         "note": note, "reason": ""})
         out.append(r)
     return out
+
+
+# ---------------------------------------------------------------------- the reading history
+_RANK = {"agrees": 2, "choice-dependent": 1, "fragile": 1, "differs": 0}
+#: The directions of a changed reading (:func:`change_direction`).
+DIRECTIONS = ("stricter", "more favourable", "unchanged", "unclear")
+
+
+def _rank(text: str):
+    text = text.lower()
+    found = {s for s in _RANK if re.search(rf"\b{re.escape(s)}\b", text)}
+    if "not reproduced" in text or not found:
+        return None
+    ranks = {_RANK[s] for s in found}
+    return ranks.pop() if len(ranks) == 1 else None
+
+
+def change_direction(old_status: str, new_status: str) -> str:
+    """Whether a changed reading made a claim's verdict stricter, more favourable or neither.
+
+    Statuses rank ``agrees`` > ``fragile`` = ``choice-dependent`` > ``differs``.  A claim
+    that agreed and now counts outside the headline (a self-check, hypothesis or calibration:
+    ``new_status`` ends with the kind in brackets) is stricter: an agreement left the headline.
+    Free-text or mixed statuses that name no single rank are ``unclear``.
+
+    Examples
+    --------
+    >>> change_direction("agrees", "fragile"), change_direction("differs", "agrees")
+    ('stricter', 'more favourable')
+    >>> change_direction("agrees", "agrees (self-check)"), change_direction("differs", "differs")
+    ('stricter', 'unchanged')
+    >>> change_direction("agrees (HI), differs (PI)", "differs")
+    'unclear'
+    """
+    old, new = _rank(old_status or ""), _rank(new_status or "")
+    moved = bool(re.search(r"\((self-check|hypothesis|calibration|source arithmetic)\)\s*$", new_status or ""))
+    if old is None or new is None:
+        return "unclear"
+    if moved and old == 2:
+        return "stricter"
+    return "stricter" if new < old else "more favourable" if new > old else "unchanged"
+
+
+def history_status(history: pd.DataFrame, cards: pd.DataFrame) -> pd.Series:
+    """The present status of each history entry's claim, from the saved scorecards.
+
+    ``"<status>"`` for a reproduction row, ``"<status> (<kind>)"`` for a row of another kind,
+    ``""`` when the claim has no row of its own (removed, or merged into another).
+
+    Examples
+    --------
+    >>> h = pd.DataFrame({"chapter": ["c", "c"], "id": ["a", "gone"]})
+    >>> k = pd.DataFrame({"chapter": ["c"], "id": ["a"], "kind": ["self-check"], "status": ["agrees"]})
+    >>> history_status(h, k).tolist()
+    ['agrees (self-check)', '']
+    """
+    look = {(r.chapter, r.id): (r.status if r.kind == "reproduction" else f"{r.status} ({r.kind})")
+            for r in cards.itertuples()}
+    return pd.Series([look.get((r.chapter, r.id), "") for r in history.itertuples()], index=history.index)
