@@ -87,9 +87,8 @@ RULES_PENDING = {
     "diffgen": ("seeds", "can_fail"),
     "t-closeness": ("can_fail",),
     "one-scale": ("seeds", "can_fail"),
-    "qwi-onthemap": ("seeds", "can_fail"),
-    "qwi-onthemap-noise": ("seeds", "can_fail"),
-    "reident": ("can_fail",),
+    "qwi-onthemap": ("seeds",),
+    "qwi-onthemap-noise": ("seeds",),
 }
 
 _SLUG_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
