@@ -9,31 +9,31 @@ a row is always computed here, never typed in a notebook.
 first entered git): ``book/scorecards/readings/<chapter>.csv``, one row per claim,
 with the columns :data:`READING_COLUMNS`:
 
-============= ==================================================================================
-column         meaning
-============= ==================================================================================
-``id``         a slug, unique in the chapter; the notebook records the value under it
-``where``      where the claim stands in the source ("Table 2", "Figure 4(a)")
-``quote``      the source's words for the claim, verbatim and short
-``claim``      the claim as the row shows it
-``kind``       one of :data:`CLAIM_KINDS` (below)
-``variant``    the analysis choice the row assumes, when the outcome depends on one (one row each)
-``reading``    how the claim is tested, in words, and why that tolerance
-``compare``    one of :data:`REGISTRY_COMPARES`: a comparison below, ``table`` (cell by cell) or
-               ``none`` (not reproduced)
-``source``     the source's value as printed (``lo;hi`` for a range, ``true`` for a test)
-``tolerance``  ``printed`` (half a unit of the last printed digit) or a number
-``seeds``      for a value that depends on noise: the number of seeds (at least :data:`MIN_SEEDS`)
-``explains``   for a hypothesis: the claim whose difference or reading it tests
-``cause``      for a row that differs or is fragile: one of :data:`CAUSES`
-``reason``     for a claim not reproduced: why
-``choice``     for one option of a choice set: the choice's name (``choices.csv``)
-``option``     the option's name (one of the choice's options in ``choices.csv``)
-``of``         the id of the claim this row is an option of (one scorecard row, its verdict)
-``can_fail``   for a reproduction tested in code: which plausible outcome would make it differ
-``justification`` for a calibration: the parameter's independent justification (or "none")
-``seed_seconds`` the cost of one seed on 2 cores, when above 5 s (then 10 seeds suffice)
-============= ==================================================================================
+================== ==================================================================================
+column             meaning
+================== ==================================================================================
+``id``             a slug, unique in the chapter; the notebook records the value under it
+``where``          where the claim stands in the source ("Table 2", "Figure 4(a)")
+``quote``          the source's words for the claim, verbatim and short
+``claim``          the claim as the row shows it
+``kind``           one of :data:`CLAIM_KINDS` (below)
+``variant``        the analysis choice the row assumes, when the outcome depends on one (one row each)
+``reading``        how the claim is tested, in words, and why that tolerance
+``compare``        one of :data:`REGISTRY_COMPARES`: a comparison below, ``table`` (cell by cell) or
+                   ``none`` (not reproduced)
+``source``         the source's value as printed (``lo;hi`` for a range, ``true`` for a test)
+``tolerance``      ``printed`` (half a unit of the last printed digit) or a number
+``seeds``          for a value that depends on noise: the number of seeds (at least :data:`MIN_SEEDS`)
+``explains``       for a hypothesis: the claim whose difference or reading it tests
+``cause``          for a row that differs or is fragile: one of :data:`CAUSES`
+``reason``         for a claim not reproduced: why
+``choice``         for one option of a choice set: the choice's name (``choices.csv``)
+``option``         the option's name (one of the choice's options in ``choices.csv``)
+``of``             the id of the claim this row is an option of (one scorecard row, its verdict)
+``can_fail``       for a reproduction tested in code: which plausible outcome would make it differ
+``justification``  for a calibration: the parameter's independent justification (or "none")
+``seed_seconds``   the cost of one seed on 2 cores, when above 5 s (then 10 seeds suffice)
+================== ==================================================================================
 
 **Choice sets, calibrations and intervals** (:mod:`privlib.scorecard._multiverse`).  The book's
 choice sets are ``book/scorecards/readings/choices.csv`` (``chapter, choice, option, why``;
