@@ -188,3 +188,35 @@ def test_pending_rules_are_said_under_the_row(d):
     rows = [_row(id="p", compare="abs", source="1.0", tolerance="0.5", seeds="8", can_fail="")]
     frame = validate_readings(pd.DataFrame(rows), pending=("seeds",))
     assert frame["seeds"].tolist() == ["8"]
+
+
+# ---------------------------------------------------------------------- the book
+def test_no_page_claims_readings_preceded_values_without_git_support():
+    # the first registries entered git with their results: no page may say they were written first
+    import json
+    from conftest import ROOT
+    pattern = re.compile(r"before (its|their|the) (value|values|result|results) (is|are|was|were) "
+                         r"(computed|known|seen)|written (down )?before (the|its|any) (value|result)", re.I)
+    bad = []
+    for path in [*ROOT.joinpath("book").rglob("*.ipynb"), *ROOT.joinpath("book").rglob("*.md")]:
+        if "_build" in path.parts or ".ipynb_checkpoints" in path.parts:
+            continue
+        if path.suffix == ".md":
+            text = path.read_text(encoding="utf-8")
+        else:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+            text = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "markdown")
+        if pattern.search(text):
+            bad.append(path.name)
+    assert not bad, f"pages saying readings preceded their values: {bad}"
+
+
+def test_the_book_choice_sets_are_used_and_complete():
+    from conftest import ROOT
+    from privlib.scorecard import load_readings
+    d = ROOT / "book" / "scorecards" / "readings"
+    choices = load_choices(directory=d)
+    for chapter, g in choices.groupby("chapter"):
+        reg = load_readings(chapter, directory=d)
+        for choice in set(g["choice"]):
+            assert (reg["choice"] == choice).any(), f"{chapter}: choice {choice!r} registered but no claim uses it"
