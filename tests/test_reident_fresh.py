@@ -86,3 +86,26 @@ def test_errors():
         R.fresh_success_rate(rec_u, n_train=1, leakages=1, levels=[1], rng=0)
     with pytest.raises(TypeError):
         R.fresh_success_rate(rec, n_train=5, leakages=2, levels=[1])   # rng is required
+
+
+def test_smoothing_ranks_by_the_product_alone_and_refuses_bad_values():
+    import numpy as np
+    import pandas as pd
+    import privlib.reident as R
+    # user 1's leakage "c" is unseen in its database: without smoothing it ranks behind user 3
+    obs = pd.DataFrame({"user": np.repeat([1, 2, 3], 5),
+                        "x": list("aaaac" "bbbbb" "cccca")})
+    rec = R.encode_records(obs, model=R.exhaustive())
+    plain = R.fresh_success_rate(rec, n_train=4, leakages=1, levels=[1], rng=0)["success"].iloc[0]
+    smooth = R.fresh_success_rate(rec, n_train=4, leakages=1, levels=[1], rng=0, smoothing=0.5)["success"].iloc[0]
+    # by hand: user 2's leakage "b" ranks it first; users 1 and 3 are beaten (leakages "c" and "a")
+    assert plain == pytest.approx(1 / 3) and smooth == pytest.approx(1 / 3)
+    # two leakages, one unseen: smoothing lets the right user win on the product
+    obs2 = pd.DataFrame({"user": np.repeat([1, 2], 6), "x": list("aaaaac" "ccccca")})
+    rec2 = R.encode_records(obs2, model=R.exhaustive())
+    # each user's leakage is the other's bin: both attacks fail
+    assert R.fresh_success_rate(rec2, n_train=5, leakages=1, levels=[1], rng=0,
+                                smoothing=0.5)["success"].iloc[0] == pytest.approx(0.0)
+    for bad in (-0.5, float("nan"), float("inf"), True, "0.5"):
+        with pytest.raises(ValueError, match="smoothing"):
+            R.fresh_success_rate(rec, n_train=4, leakages=1, levels=[1], rng=0, smoothing=bad)

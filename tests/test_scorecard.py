@@ -123,7 +123,8 @@ def test_counts_headline_save_and_load(tmp_path):
     card.add("Q uniform over 6 diseases gives 0.5", "0.5", 0.5, "printed", kind="hypothesis", where="T1")
     card.not_reproduced("Figure 6", "Figure 6", reason="data not public")
     counts = card.counts()
-    assert counts["reproduction"] == {"claims": 3, "agrees": 1, "differs": 1, "fragile": 0, "not reproduced": 1}
+    assert counts["reproduction"] == {"claims": 3, "agrees": 1, "differs": 1, "fragile": 0, "choice-dependent": 0,
+                                         "not reproduced": 1}
     assert counts["self-check"]["claims"] == 1 and counts["hypothesis"]["agrees"] == 1
     assert card.summary().startswith("demo: 3 reproduction claims: 1 agree, 1 differ, 0 fragile, 1 not reproduced")
     path = card.save(directory=tmp_path)

@@ -199,12 +199,15 @@ def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
     where = [html.escape(w) + small(i) for w, i in zip(col("where"), col("id"))]
     claim = [html.escape(c) + (f'<span class="privlib-quote">“{html.escape(q)}”</span>' if q else "")
              for c, q in zip(col("claim"), col("quote"))]
-    kind = [html.escape(k) + small(v) for k, v in zip(col("kind"), col("variant"))]
+    kind = [html.escape(k) + small(v) + small(f"option {o} of {of}" if of else "")
+            for k, v, o, of in zip(col("kind"), col("variant"), col("option"), col("option of"))]
     source = [html.escape(s) + small("" if t in ("", "-") else f"tolerance {t}")
               for s, t in zip(col("source value"), col("tolerance"))]
     status = [f'<span class="status-{s.replace(" ", "-")}">{html.escape(s)}</span>' + small(c)
-              for s, c in zip(col("status"), col("cause"))]
-    note = ["; ".join(html.escape(x) for x in (n, r) if x) for n, r in zip(col("note"), col("reason"))]
+              + small(f"verdict: {v}" if v else "") for s, c, v in zip(col("status"), col("cause"), col("verdict"))]
+    note = ["; ".join(html.escape(x) for x in (n, r, f"can fail: {cf}" if cf else "",
+                                                 f"justification: {j}" if j else "") if x)
+            for n, r, cf, j in zip(col("note"), col("reason"), col("can fail"), col("justification"))]
     shown = pd.DataFrame({
         **({"chapter": f["chapter"].map(html.escape)} if "chapter" in f else {}),
         "where": where,
@@ -226,7 +229,8 @@ def publish_scorecard(card: Scorecard, /, *, prefix: str, show: bool = True) -> 
     Refuses a registered claim without a value and a row that differs or is fragile without a
     cause (:meth:`~privlib.scorecard.Scorecard.check_complete`); saves
     ``book/scorecards/<chapter>.csv``; glues ``{prefix}_rep_claims``, ``{prefix}_rep_agrees``,
-    ``_differs``, ``_fragile``, ``_not_reproduced`` (reproduction rows), ``{prefix}_n_<kind>``
+    ``_differs``, ``_fragile``, ``_choice_dependent``, ``_not_reproduced`` (reproduction rows, each
+    claim once: a choice set's options are not counted), ``{prefix}_n_<kind>``
     for the other kinds, and for every row ``{prefix}_st_<id>`` (its status) and
     ``{prefix}_val_<id>`` (our value as shown), ``-`` in ids read as ``_``; displays every row and
     every note as an interactive table.
@@ -268,9 +272,9 @@ def publish_scorecard(card: Scorecard, /, *, prefix: str, show: bool = True) -> 
     frame = card.to_frame()
     counts = card.counts()
     rep = counts.get("reproduction", {})
-    for key in ("claims", "agrees", "differs", "fragile", "not reproduced"):
-        glue_num(f"{prefix}_rep_{key.replace(' ', '_')}", int(rep.get(key, 0)))
-    for kind in ("source arithmetic", "self-check", "hypothesis", "cross-source"):
+    for key in ("claims", "agrees", "differs", "fragile", "choice-dependent", "not reproduced"):
+        glue_num(f"{prefix}_rep_{key.replace(' ', '_').replace('-', '_')}", int(rep.get(key, 0)))
+    for kind in ("source arithmetic", "self-check", "hypothesis", "cross-source", "calibration"):
         glue_num(f"{prefix}_n_{kind.replace(' ', '_').replace('-', '_')}",
                  int(counts.get(kind, {}).get("claims", 0)))
     for rid, st, ours in zip(frame["id"], frame["status"], frame["our value"]):

@@ -33,14 +33,15 @@ __all__ = [
 ]
 
 #: The kinds of row of a scorecard (only ``reproduction`` rows count in the headline).
-CLAIM_KINDS = ("reproduction", "source arithmetic", "self-check", "hypothesis", "cross-source")
+CLAIM_KINDS = ("reproduction", "source arithmetic", "self-check", "hypothesis", "cross-source", "calibration")
 #: The comparisons of :meth:`Scorecard.add` (``compare=``).
 COMPARISONS = ("abs", "rel", "at_least", "at_most", "range", "holds")
 #: The statuses of a row.
-STATUSES = ("agrees", "differs", "fragile", "not reproduced")
+STATUSES = ("agrees", "differs", "fragile", "choice-dependent", "not reproduced")
 #: The columns of a scorecard, in order.
 COLUMNS = ["id", "where", "quote", "claim", "kind", "variant", "reading", "source value", "our value",
-           "tolerance", "status", "cause", "note", "reason"]
+           "tolerance", "status", "cause", "note", "reason", "option of", "option", "verdict", "can fail",
+           "justification"]
 #: The causes of a difference (a row that differs or is fragile names one).
 CAUSES = ("substitute data", "source slip", "unstated choice", "noise", "method deviation", "unexplained")
 
@@ -48,8 +49,8 @@ CAUSES = ("substitute data", "source slip", "unstated choice", "noise", "method 
 TOLERANCE_POLICY = (
     "A number printed by the source agrees when ours lies within half a unit of its last printed "
     "digit (85.3 agrees with 85.25 to 85.35). A wider tolerance is stated in the row's note with "
-    "its reason. A qualitative claim is a test written next to it, its reading fixed before the "
-    "result is known; a test that passes whatever the data is a self-check, not an agreement. A "
+    "its reason. A qualitative claim is a test written next to it, its reading written in the chapter's "
+    "registry; a test that passes whatever the data is a self-check, not an agreement. A "
     "value that depends on noise is computed over several seeds: it agrees (or differs) only if it "
     "does in every seed, and is fragile otherwise."
 )
@@ -271,6 +272,15 @@ class Claim:
     variant: str = ""
     reading: str = ""
     cause: str = ""
+    #: a choice set's option row (:mod:`privlib.scorecard._multiverse`): its choice, option, the
+    #: claim it is an option of; the argument that the row can fail; a calibration's justification
+    choice: str = ""
+    option: str = ""
+    option_of: str = ""
+    can_fail: str = ""
+    justification: str = ""
+    #: rules of :data:`~privlib.scorecard.RULES_PENDING` not yet applied to the row's registry
+    pending: tuple = ()
 
     @property
     def seed_statuses(self) -> list:
@@ -332,7 +342,7 @@ class Scorecard:
     >>> card.to_frame()["status"].tolist()
     ['agrees', 'agrees', 'not reproduced']
     >>> card.counts()["reproduction"]
-    {'claims': 3, 'agrees': 2, 'differs': 0, 'fragile': 0, 'not reproduced': 1}
+    {'claims': 3, 'agrees': 2, 'differs': 0, 'fragile': 0, 'choice-dependent': 0, 'not reproduced': 1}
     """
 
     chapter: str
@@ -340,6 +350,7 @@ class Scorecard:
     claims: list = field(default_factory=list)
     #: the registry of readings the rows come from (:meth:`from_readings`), or None
     readings: pd.DataFrame | None = field(default=None, repr=False)
+    _readings_directory: object = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ from a registry
     @classmethod
@@ -381,8 +392,8 @@ class Scorecard:
         """
         from ._registry import load_readings, not_reproduced_rows
         frame = load_readings(chapter, directory=directory)
-        card = cls(chapter, digits=digits, readings=frame)
-        card.claims.extend(not_reproduced_rows(frame))
+        card = cls(chapter, digits=digits, readings=frame, _readings_directory=directory)
+        card.claims.extend(not_reproduced_rows(frame, chapter))
         return card
 
     def record(self, id: str, ours: object, /, *, note: str = "") -> Claim:
@@ -573,9 +584,10 @@ class Scorecard:
         if self.readings is not None:  # the registry's order (the source's order)
             order = {rid: i for i, rid in enumerate(self.readings["id"])}
             claims = sorted(claims, key=lambda c: order.get(c.id, len(order)))
+        from ._multiverse import effective_cause, interval_note, multiverse_rows, pending_note
         for c in claims:
             st = c.status
-            note = "; ".join(x for x in (c.seed_note, c.note) if x)
+            note = "; ".join(x for x in (c.seed_note, interval_note(c), pending_note(c), c.note) if x)
             if c.cells is not None:
                 n, worst, bad = c.cells
                 note = "; ".join(x for x in (f"{n} cells, {bad} outside tolerance", note) if x)
@@ -591,10 +603,17 @@ class Scorecard:
                 "our value": "-" if st == "not reproduced" else _fmt_value(c.ours, self.digits),
                 "tolerance": "-" if st == "not reproduced" else _fmt_tol(c.tolerance, c.compare),
                 "status": st,
-                "cause": c.cause if st in ("differs", "fragile") else "",
+                "cause": effective_cause(c, st),
                 "note": note,
                 "reason": c.reason,
+                "option of": c.option_of,
+                "option": c.option,
+                "verdict": "",
+                "can fail": c.can_fail,
+                "justification": c.justification,
+                "choice": c.choice,
             })
+        rows = multiverse_rows(self, rows)
         return pd.DataFrame(rows, columns=COLUMNS)
 
     def counts(self) -> dict:
@@ -624,6 +643,8 @@ class Scorecard:
 
 
 def _counts(frame: pd.DataFrame) -> dict:
+    from ._multiverse import claim_rows
+    frame = claim_rows(frame)  # each claim once: the options of a choice set are not counted
     out = {}
     kinds = [k for k in (*CLAIM_KINDS, _LEGACY) if k in set(frame["kind"])]
     for k in kinds:
@@ -640,6 +661,7 @@ def _summary_text(chapter: str, counts: dict) -> str:
     rep = counts.get("reproduction", {"claims": 0})
     head = (f"{chapter}: {rep['claims']} reproduction claims: {rep.get('agrees', 0)} agree, "
             f"{rep.get('differs', 0)} differ, {rep.get('fragile', 0)} fragile, "
-            f"{rep.get('not reproduced', 0)} not reproduced")
+            + (f"{rep['choice-dependent']} choice-dependent, " if rep.get("choice-dependent") else "")
+            + f"{rep.get('not reproduced', 0)} not reproduced")
     others = [f"{c['claims']} {k} ({c.get('agrees', 0)} agree)" for k, c in counts.items() if k != "reproduction"]
     return head + ("; also " + ", ".join(others) if others else "")

@@ -96,7 +96,7 @@ def load_scorecards(*, directory: str | os.PathLike | None = None) -> pd.DataFra
     >>> directory = tempfile.mkdtemp()
     >>> _ = Scorecard("demo").save(directory=directory)
     >>> load_scorecards(directory=directory).shape
-    (0, 15)
+    (0, 20)
     """
     directory = Path(directory) if directory is not None else scorecard_dir()
     files = sorted(directory.glob("*.csv")) if directory.exists() else []
@@ -114,7 +114,10 @@ def load_scorecards(*, directory: str | os.PathLike | None = None) -> pd.DataFra
 
 
 def cause_counts(cards: pd.DataFrame, /, *, kinds: tuple = ("reproduction",)) -> pd.DataFrame:
-    """Per chapter, the rows that differ or are fragile, counted by their cause.
+    """Per chapter, the claims that differ, are fragile or choice-dependent, counted by their cause.
+
+    Each claim counts once (the options of a choice set are not counted).  ``unexplained`` is
+    a column like the causes, but it is not a cause: the report shows it apart.
 
     Parameters
     ----------
@@ -137,7 +140,10 @@ def cause_counts(cards: pd.DataFrame, /, *, kinds: tuple = ("reproduction",)) ->
     [1, 1, 2]
     """
     from ._card import CAUSES
-    rows = cards.loc[cards["kind"].isin(kinds) & cards["status"].isin(["differs", "fragile"])].copy()
+    from ._multiverse import claim_rows
+    cards = claim_rows(cards)
+    rows = cards.loc[cards["kind"].isin(kinds)
+                     & cards["status"].isin(["differs", "fragile", "choice-dependent"])].copy()
     rows["cause"] = rows["cause"].replace("", "no cause")
     columns = [*CAUSES, *(["no cause"] if (rows["cause"] == "no cause").any() else [])]
     chapters = list(dict.fromkeys(cards["chapter"]))

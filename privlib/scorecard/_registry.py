@@ -1,4 +1,4 @@
-"""The registry of readings: every scorecard row written down, as data, before its value is computed.
+"""The registry of readings: every scorecard row written down as data (changes committed before the values).
 
 One CSV file per chapter, ``book/scorecards/readings/<chapter>.csv``, one row per claim of the
 source, with the columns :data:`READING_COLUMNS` (the package docstring explains each).  A reading
@@ -19,6 +19,7 @@ import pandas as pd
 
 from .._validation import _fmt
 from ._card import CAUSES, CLAIM_KINDS, COMPARISONS, Claim, Seeds, half_unit
+from ._multiverse import MULTIVERSE_COLUMNS, RULES_PENDING, choice_problems, load_choices
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -39,9 +40,11 @@ __all__ = [
 
 #: The columns of a chapter's registry of readings, in order.
 READING_COLUMNS = ["id", "where", "quote", "claim", "kind", "variant", "reading", "compare", "source",
-                   "tolerance", "seeds", "explains", "cause", "reason"]
+                   "tolerance", "seeds", "explains", "cause", "reason", *MULTIVERSE_COLUMNS]
 #: The columns of the reading history.
-HISTORY_COLUMNS = ["chapter", "id", "old_reading", "old_status", "new_reading", "why"]
+HISTORY_COLUMNS = ["chapter", "id", "old_reading", "old_status", "new_reading", "why", "new_status"]
+#: The history's columns before ``new_status`` (a file with these is read with it blank).
+_HISTORY_V1 = HISTORY_COLUMNS[:-1]
 #: The comparisons a registry may name: those of :func:`privlib.scorecard.status`, a table
 #: compared cell by cell, and ``none`` (not reproduced, with a reason).
 REGISTRY_COMPARES = (*COMPARISONS, "table", "none")
@@ -73,7 +76,8 @@ def _problem(chapter, rid, text) -> str:
     return f"{chapter}: reading {rid!r}: {text}"
 
 
-def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry") -> pd.DataFrame:
+def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry", choices: pd.DataFrame | None = None,
+                      pending: tuple = ()) -> pd.DataFrame:
     """Check a registry of readings against the book's rules and return it (strings, ``""`` for blank).
 
     Rules: the columns :data:`READING_COLUMNS`; ids unique slugs; ``kind`` one of
@@ -89,12 +93,23 @@ def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry") -> p
     frame : pandas.DataFrame
         The registry (as read from its CSV file).
     chapter : str
-        The chapter's name (for the messages).
+        The chapter's name (for the messages, and the ``chapter`` of ``choices``).
+    choices : pandas.DataFrame, optional
+        The book's choice sets (:func:`privlib.scorecard.load_choices`): every option row's
+        choice must be there, with a row for each of its options.  Without it only the
+        option rows' own rules are checked.
+    pending : tuple of str
+        Rules of :data:`~privlib.scorecard.RULES_PENDING` not applied (``"seeds"``, ``"can_fail"``).
 
     Returns
     -------
     pandas.DataFrame
         The registry, every cell a stripped string.
+
+    Notes
+    -----
+    The rules of choice sets, calibrations, ``can_fail`` and seeds of noise-dependent
+    reproduction rows are those of :mod:`privlib.scorecard._multiverse`.
 
     Raises
     ------
@@ -108,10 +123,14 @@ def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry") -> p
     ...        "tolerance": "printed"}
     >>> validate_readings(pd.DataFrame([row]))["tolerance"].tolist()
     ['printed']
-    >>> validate_readings(pd.DataFrame([{**row, "seeds": "3"}]))
+    >>> validate_readings(pd.DataFrame([{**row, "kind": "self-check", "seeds": "3"}]))
     Traceback (most recent call last):
     ...
     ValueError: registry: reading 't5': seeds must be a whole number >= 5, got '3'
+    >>> validate_readings(pd.DataFrame([{**row, "seeds": "8"}]))
+    Traceback (most recent call last):
+    ...
+    ValueError: registry: reading 't5': a noise-dependent reproduction row is judged over at least 20 seeds (10 if seed_seconds > 5), got 8
     """
     if not isinstance(frame, pd.DataFrame):
         raise TypeError(f"frame: expected a pandas DataFrame, got {type(frame).__name__}")
@@ -188,6 +207,7 @@ def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry") -> p
                 bad.append("an unexplained difference needs a hypothesis row that tests a candidate "
                            "explanation (explains = this id)")
         problems.extend(_problem(chapter, r.id, b) for b in bad)
+    problems.extend(choice_problems(frame, choices, chapter=chapter, pending=tuple(pending)))
     if problems:
         raise ValueError("\n".join(problems))
     return frame.reset_index(drop=True)
@@ -231,7 +251,8 @@ def load_readings(chapter: str, /, *, directory: str | os.PathLike | None = None
     if not path.exists():
         raise FileNotFoundError(f"chapter: no registry of readings for {chapter!r} at {path}")
     frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
-    return validate_readings(frame, chapter=chapter)
+    return validate_readings(frame, chapter=chapter, choices=load_choices(directory=directory),
+                             pending=RULES_PENDING.get(chapter, ()))
 
 
 def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, /, *,
@@ -251,8 +272,9 @@ def write_readings(chapter: str, rows: list[dict] | pd.DataFrame, /, *,
     ...                directory=tempfile.mkdtemp()).name
     'demo.csv'
     """
-    frame = validate_readings(pd.DataFrame(rows), chapter=chapter)
     directory = Path(directory) if directory is not None else readings_dir()
+    frame = validate_readings(pd.DataFrame(rows), chapter=chapter, choices=load_choices(directory=directory),
+                              pending=RULES_PENDING.get(chapter, ()))
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{chapter}.csv"
     frame.to_csv(path, index=False, lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
@@ -276,13 +298,15 @@ def load_history(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
     --------
     >>> import tempfile
     >>> load_history(directory=tempfile.mkdtemp()).columns.tolist()
-    ['chapter', 'id', 'old_reading', 'old_status', 'new_reading', 'why']
+    ['chapter', 'id', 'old_reading', 'old_status', 'new_reading', 'why', 'new_status']
     """
     directory = Path(directory) if directory is not None else readings_dir()
     path = directory / "history.csv"
     if not path.exists():
         return pd.DataFrame(columns=HISTORY_COLUMNS)
     frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    if list(frame.columns) == _HISTORY_V1:
+        frame["new_status"] = ""
     if list(frame.columns) != HISTORY_COLUMNS:
         raise ValueError(f"history: expected the columns {HISTORY_COLUMNS}, got {list(frame.columns)}")
     blank = [f"{r.chapter}/{r.id}" for r in frame.itertuples() if not (r.chapter and r.id and r.why)]
@@ -307,13 +331,16 @@ def _reading(card: Scorecard, rid: str) -> pd.Series:
     return row
 
 
-def _common(r: pd.Series) -> dict:
+def _common(r: pd.Series, chapter: str = "") -> dict:
+    from ._multiverse import RULES_PENDING as _pending
     return dict(kind=r["kind"], where=r["where"], reason=r["reason"], id=r["id"], quote=r["quote"],
-                variant=r["variant"], reading=r["reading"], cause=r["cause"])
+                variant=r["variant"], reading=r["reading"], cause=r["cause"], choice=r["choice"],
+                option=r["option"], option_of=r["of"], can_fail=r["can_fail"],
+                justification=r["justification"], pending=_pending.get(chapter, ()))
 
 
-def not_reproduced_rows(frame: pd.DataFrame) -> list[Claim]:
-    return [Claim(r["claim"], "", None, 0.0, "abs", **_common(r))
+def not_reproduced_rows(frame: pd.DataFrame, chapter: str = "") -> list[Claim]:
+    return [Claim(r["claim"], "", None, 0.0, "abs", **_common(r, chapter))
             for _, r in frame.loc[frame["compare"] == "none"].iterrows()]
 
 
@@ -341,7 +368,7 @@ def claim_from_reading(card: Scorecard, rid: str, ours: object, *, note: str = "
     else:
         source = r["source"]
         tol = half_unit(source) if r["tolerance"] == "printed" else float(r["tolerance"])
-    claim = Claim(r["claim"], source, ours, tol, compare, note=note, **_common(r))
+    claim = Claim(r["claim"], source, ours, tol, compare, note=note, **_common(r, card.chapter))
     if claim.status == "not computed":
         raise ValueError(f"ours: {rid!r} has no computed value (None or NaN)")
     return claim
@@ -364,7 +391,7 @@ def table_from_reading(card: Scorecard, rid: str, ours: ArrayLike, *, source=Non
     row = scratch.add_table(r["claim"], source, mine, tolerance, kind=r["kind"], where=r["where"],
                             note=note, reason=r["reason"])
     return Claim(row.claim, row.source, row.ours, row.tolerance, row.compare, note=note, cells=row.cells,
-                 **_common(r))
+                 **_common(r, card.chapter))
 
 
 def check_complete(card: Scorecard) -> None:
@@ -374,7 +401,9 @@ def check_complete(card: Scorecard) -> None:
     missing = [i for i in card.readings["id"] if i not in have]
     if missing:
         raise ValueError(f"{card.chapter}: registered claims without a value: {missing}")
-    uncaused = [c.id for c in card.claims if c.status in ("differs", "fragile") and not c.cause]
+    frame = card.to_frame()
+    uncaused = frame.loc[frame["status"].isin(["differs", "fragile", "choice-dependent"]) & (frame["cause"] == "")
+                         & (frame["option of"] == ""), "id"].tolist()
     if uncaused:
         raise ValueError(f"{card.chapter}: rows that differ or are fragile need a cause in the registry "
                          f"(one of {CAUSES}): {uncaused}")
