@@ -57,7 +57,7 @@ _MODULES = (
     "closeness", "requirements",
     "models", "generalization", "partition", "attacks", "metrics", "release", "diffgen", "noise", "synth",
     "reident",
-    "scale",
+    "scale", "hierarchical",
     "data", "simulate", "sources",
     "experiments", "scorecard",
 )

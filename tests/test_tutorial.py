@@ -50,8 +50,9 @@ def test_each_exercise_has_a_hidden_solution(cells):
         if "project" in _src(cells[i]).split("\n", 1)[0]:
             continue
         nxt = cells[i + 1]
-        assert nxt["cell_type"] == "code" and "hide-input" in nxt["metadata"].get("tags", [])
-        assert nxt["metadata"]["mystnb"]["code_prompt_show"] == f"Show the solution to exercise {n}"
+        # the course's rule (tests/test_course.py): the solution's code and output stay hidden
+        assert nxt["cell_type"] == "code" and "hide-cell" in nxt["metadata"].get("tags", [])
+        assert nxt["metadata"]["mystnb"]["code_prompt_show"].endswith(f"solution to exercise {n}")
     assert not [c for c in cells if c["cell_type"] == "markdown" and "click to show" in _src(c)]
 
 
