@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
-from ..requirements import KAnonymity, LDiversity, TCloseness
+from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness
 from ._cells import _cells, _qi_box, _sensitive_codes, _small_uint
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _check_common
@@ -18,7 +18,7 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
              t: float | None = None, max_height: int | None = None, l_kind: str = "distinct",
              distance: str | None = None, t_rule: str = "strict",
              domain: Mapping[str, tuple[int, int]] | None = None,
-             sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+             sa_values: Sequence[Hashable] | None = None, requirements: Sequence[Requirement] = ()) -> Decomposition:
     """Mondrian multidimensional partitioning with k-anonymity, ell-diversity and t-closeness.
 
     Strict median splits, level by level (LeFevre et al. 2006, Algorithm "Anonymize"):
@@ -83,6 +83,12 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
         warning: Mondrian is a syntactic model with no privacy budget).
     sa_values : sequence, optional
         The SA's value set (default: the sorted values present).
+    requirements : sequence of Requirement, optional
+        Further privacy models (:class:`privlib.requirements.Requirement` objects, e.g.
+        ``BetaLikeness(1.0)``, ``LDiversity(3, kind="entropy")``) every child of a split must
+        satisfy, the reference distribution being the whole table's; ``k``, ``l`` and ``t``
+        are shorthands for ``KAnonymity(k)``, ``LDiversity(l, kind=l_kind)`` and
+        ``TCloseness(t, distance=distance)``.
 
     Returns
     -------
@@ -108,12 +114,16 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
     1
     >>> mondrian(df, ["x"], "s", k=2, l=2).n_leaves
     1
+    >>> from privlib.requirements import BetaLikeness
+    >>> mondrian(df, ["x"], "s", k=2, requirements=[BetaLikeness(0.5)]).n_leaves
+    1
     """
     return _mondrian(df, qi, sa, None, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
-                     t_rule=t_rule, domain=domain, sa_values=sa_values)
+                     t_rule=t_rule, domain=domain, sa_values=sa_values, requirements=requirements)
 
 
-def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values):
+def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values,
+              requirements=()):
     """:func:`mondrian`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
     >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
@@ -139,6 +149,7 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
         check_has_order(df[sa], "sa_values")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
+    extra = _as_requirements(requirements)
     root = np.bincount(s, weights=weights, minlength=S).astype(float)
     root_p = root / n
     # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
@@ -159,9 +170,11 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
     node_t = t is not None and t_rule == "source"       # source: t on the node being split
     tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t,
-                                              max_height)
+                                              max_height, extra)
     params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
                   distance=distance, max_height=max_height, n=n)
+    if extra:
+        params["requirements"] = tuple(r.label() for r in extra)
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
 
 
@@ -355,7 +368,18 @@ class _Layouts:
         self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
 
 
-def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height):
+def _as_requirements(requirements):
+    if isinstance(requirements, Requirement):
+        requirements = [requirements]
+    reqs = list(requirements)
+    for r in reqs:
+        if not isinstance(r, Requirement):
+            raise TypeError(f"requirements: expected privlib.requirements.Requirement objects, got "
+                            f"{type(r).__name__} {r!r}")
+    return reqs
+
+
+def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height, extra=()):
     """Mondrian's level-by-level splits on weighted distinct rows (see :func:`mondrian`).
 
     ``Z``: (u, d) 0-based codes (or a list of d code columns), ``s``: SA indices, ``w``:
@@ -369,7 +393,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
         Z.clear()                                  # the caller's list: the columns die with ``cols``
     d = len(cols)
     width = (dhi - dlo + 1).astype(np.int64)
-    need_hist = l_req is not None or child_t
+    need_hist = l_req is not None or child_t or any(r.needs != "sizes" for r in extra)
 
     def ok(hist, cnt):
         good = k_req.satisfied(cnt)
@@ -377,6 +401,8 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
             good &= l_req.satisfied(cnt, hist)
         if child_t:
             good &= t_req.satisfied(cnt, hist, q=root_p)
+        for r in extra:
+            good &= r.satisfied(cnt, hist, q=root_p)
         return good
 
     # every QI as the ranks of its distinct codes (medians and cuts are read on the ranks)
