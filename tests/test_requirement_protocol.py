@@ -134,3 +134,24 @@ def test_beta_likeness_rare_value():
     assert BetaLikeness(1.0).holds([20], M, q=q)
     # enhanced: the bound of a frequent value is -ln p (ln(1/0.9) = 0.105 < beta)
     assert not BetaLikeness(1.0, kind="enhanced").holds([20], np.array([[20, 0]]), q=q)
+
+
+@pytest.mark.parametrize("req", REQUIREMENTS, ids=IDS)
+def test_lattice_search_equals_brute_force(req):
+    """evaluate_node and search read the requirement as models.check does on every generalized table."""
+    from privlib.generalization import encode_lattice, evaluate_node, generalize_table, lattice, search
+    from privlib.hierarchy import Hierarchy
+    df = table(n=300, seed=8)[["a", "b", "s"]]
+    df["a"] = df["a"] % 8
+    h = {"a": Hierarchy.from_rows([[v, f"{v // 2}x", f"{v // 4}xx", "*"] for v in range(8)], name="a"),
+         "b": Hierarchy.from_rows([[v, f"{v // 4}x", "*"] for v in range(8)], name="b")}
+    enc = encode_lattice(df, ["a", "b"], h, sensitive=["s"], sa_domains={"s": [0, 1, 2, 3]})
+    sat = {}
+    for L in lattice(enc.heights):
+        pub = generalize_table(df, h, dict(zip(["a", "b"], L)))
+        sat[L] = models.check(pub, ["a", "b"], "s", [req], sa_values=[0, 1, 2, 3]).holds
+        assert evaluate_node(enc, L, requirements=[req])["satisfied"] == sat[L], L
+    minimal = {L for L, ok in sat.items() if ok and not any(
+        sat.get(L[:j] + (L[j] - 1,) + L[j + 1:], False) for j in range(2) if L[j] > 0)}
+    for direction in ("bottom-up", "top-down"):
+        assert set(search(enc, [req], direction=direction).minimal["levels"]) == minimal
