@@ -155,3 +155,21 @@ def test_lattice_search_equals_brute_force(req):
         sat.get(L[:j] + (L[j] - 1,) + L[j + 1:], False) for j in range(2) if L[j] > 0)}
     for direction in ("bottom-up", "top-down"):
         assert set(search(enc, [req], direction=direction).minimal["levels"]) == minimal
+
+
+def render_requirement_table():
+    from privlib.requirements import requirement_table
+    lines = ["| model | needs | monotone | measure of one class | definition |", "|---|---|---|---|---|"]
+    for r in requirement_table().itertuples():
+        lines.append(f"| `{r.model}` | {r.needs} | {'yes' if r.monotone else 'no'} | {r.measure} | {r.source} |")
+    return "\n".join(lines)
+
+
+def test_architecture_table_is_generated():
+    """ARCHITECTURE.md's table of privacy models is requirement_table(), not written by hand."""
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "ARCHITECTURE.md").read_text()
+    block = text.split("<!-- requirement_table -->\n", 1)[1].split("\n<!-- /requirement_table -->", 1)[0]
+    assert block == render_requirement_table()
+    assert set(REQ.__name__ for REQ in {type(r) for r in REQUIREMENTS}) == set(
+        __import__("privlib.requirements", fromlist=["requirement_table"]).requirement_table()["model"])
