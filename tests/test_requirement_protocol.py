@@ -173,3 +173,14 @@ def test_architecture_table_is_generated():
     assert block == render_requirement_table()
     assert set(REQ.__name__ for REQ in {type(r) for r in REQUIREMENTS}) == set(
         __import__("privlib.requirements", fromlist=["requirement_table"]).requirement_table()["model"])
+
+
+@pytest.mark.parametrize("req", REQUIREMENTS, ids=IDS)
+def test_dask_check_equals_in_memory(req):
+    dd = pytest.importorskip("dask.dataframe")
+    from privlib import scale
+    df = table(seed=9)
+    df["cls"] = df["a"] // 6
+    got = scale.dask_check(dd.from_pandas(df, npartitions=3), ["cls"], "s", [req])
+    want = models.check(df, ["cls"], "s", [req])
+    pd.testing.assert_frame_equal(got.table, want.table)

@@ -37,13 +37,14 @@ from .._validation import (check_columns, check_distribution, check_has_order, c
 from ..closeness import ground_distance
 from ..hierarchy import Hierarchy
 from ..requirements import LDiversity, TCloseness, check_l
-from ._check import CheckReport, check
+from ._check import CheckReport, check, check_counts
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
     "check",
+    "check_counts",
     "CheckReport",
     "KAnonymityReport",
     "LDiversityReport",

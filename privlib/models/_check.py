@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..requirements import Requirement
 
-__all__ = ["check", "CheckReport"]
+__all__ = ["check", "check_counts", "CheckReport"]
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,31 @@ def check(df: pd.DataFrame, qi: Sequence[str], sa: str, requirements: Sequence[R
 
     reqs = _as_requirements(requirements)
     _, counts, _ = class_counts(df, qi, sa, sa_values=sa_values)
-    M = counts.toarray()
+    return check_counts(counts, reqs)
+
+
+def check_counts(counts, requirements: Sequence[Requirement], /) -> CheckReport:
+    """:func:`check` from the classes x sensitive values counts (dense or scipy.sparse), the
+    reference being the classes' pooled distribution (the whole table when they partition it);
+    :func:`privlib.scale.dask_check` counts on a cluster and finishes here.
+
+    Parameters
+    ----------
+    counts : array or scipy.sparse matrix of shape (m, S)
+    requirements : Requirement or sequence of Requirement
+
+    Returns
+    -------
+    CheckReport
+
+    Examples
+    --------
+    >>> from privlib.requirements import KAnonymity
+    >>> check_counts([[2, 1], [1, 0]], [KAnonymity(2)]).table["failing_classes"].tolist()
+    [1]
+    """
+    reqs = _as_requirements(requirements)
+    M = counts.toarray() if hasattr(counts, "toarray") else np.asarray(counts)
     sizes = M.sum(axis=1)
     q = M.sum(axis=0) / max(M.sum(), 1)
     rows, measures = [], {}
