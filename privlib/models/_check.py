@@ -103,7 +103,7 @@ def check(df: pd.DataFrame, qi: Sequence[str], sa: str, requirements: Sequence[R
     return check_counts(counts, reqs)
 
 
-def check_counts(counts, requirements: Sequence[Requirement], /) -> CheckReport:
+def check_counts(counts: object, requirements: Sequence[Requirement], /) -> CheckReport:
     """:func:`check` from the classes x sensitive values counts (dense or scipy.sparse), the
     reference being the classes' pooled distribution (the whole table when they partition it);
     :func:`privlib.scale.dask_check` counts on a cluster and finishes here.
