@@ -7,7 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..requirements import Requirement
+from ..requirements import Requirement, as_requirements
 
 __all__ = ["check", "check_counts", "CheckReport"]
 
@@ -42,17 +42,6 @@ class CheckReport:
     def holds(self) -> bool:
         """True when every requirement holds."""
         return bool(self.table["holds"].all())
-
-
-def _as_requirements(requirements) -> list:
-    if isinstance(requirements, Requirement):
-        requirements = [requirements]
-    reqs = list(requirements)
-    for r in reqs:
-        if not isinstance(r, Requirement):
-            raise TypeError(f"requirements: expected privlib.requirements.Requirement objects, got "
-                            f"{type(r).__name__} {r!r}")
-    return reqs
 
 
 def check(df: pd.DataFrame, qi: Sequence[str], sa: str, requirements: Sequence[Requirement], /, *,
@@ -98,7 +87,7 @@ def check(df: pd.DataFrame, qi: Sequence[str], sa: str, requirements: Sequence[R
     """
     from . import class_counts
 
-    reqs = _as_requirements(requirements)
+    reqs = as_requirements(requirements)
     _, counts, _ = class_counts(df, qi, sa, sa_values=sa_values)
     return check_counts(counts, reqs)
 
@@ -123,7 +112,7 @@ def check_counts(counts: object, requirements: Sequence[Requirement], /) -> Chec
     >>> check_counts([[2, 1], [1, 0]], [KAnonymity(2)]).table["failing_classes"].tolist()
     [1]
     """
-    reqs = _as_requirements(requirements)
+    reqs = as_requirements(requirements)
     M = counts.toarray() if hasattr(counts, "toarray") else np.asarray(counts)
     sizes = M.sum(axis=1)
     q = M.sum(axis=0) / max(M.sum(), 1)

@@ -142,3 +142,17 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
             Z[:, j] = code
         rest //= widths[j]
     return Z, su.astype(np.int64), w.astype(np.int64)
+
+
+def _cells_or_records(zcols, dlo, dhi, s, S, weights):
+    """``(columns, s, w)`` to run a tree on: the distinct cells and their multiplicities (the cell
+    path) or, when more than half of the records are distinct cells, the records themselves with
+    ``w = None`` (the record path: the cells would save nothing).  Empties ``zcols`` (the caller's
+    list), so that the codes live only as long as the returned columns."""
+    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
+    if cells is None:
+        Z, w = list(zcols), None
+    else:
+        Z, s, w = cells
+    zcols.clear()
+    return Z, s, w

@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_int, check_probability, warn_privacy_leak
 from ..accounting import Ledger
 from ..mechanisms import discrete_laplace
-from ._cells import _cells, _qi_box, _sensitive_codes
+from ._cells import _cells_or_records, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _INT_LIMIT, _check_common
 
@@ -333,13 +333,7 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     # the tree reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (the same counts, draws and noise)
     # (the cell path); when almost every record is its own cell, on the records (the record path)
-    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=len(df) // 2)
-    if cells is None:
-        Z, w = list(zcols), None
-    else:
-        Z, s, w = cells
-    zcols.clear()
-    del cells
+    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
     n = s.size
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
 

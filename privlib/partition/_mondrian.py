@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
-from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness
-from ._cells import _cells, _qi_box, _sensitive_codes, _small_uint
+from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness, as_requirements
+from ._cells import _cells_or_records, _qi_box, _sensitive_codes, _small_uint
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _check_common
 
@@ -149,19 +149,13 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
         check_has_order(df[sa], "sa_values")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
-    extra = _as_requirements(requirements)
+    extra = as_requirements(requirements)
     root = np.bincount(s, weights=weights, minlength=S).astype(float)
     root_p = root / n
     # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
     # (the cell path); when almost every record is its own cell, on the records (the record path)
-    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=len(df) // 2)
-    if cells is None:
-        Z, w = list(zcols), None
-    else:
-        Z, s, w = cells
-    zcols.clear()
-    del cells
+    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
     # the privacy models as requirement objects, checked on each candidate child (LeFevre et al.'s
     # "allowable" cut: both children satisfy every requirement)
     k_req = KAnonymity(k)
@@ -366,17 +360,6 @@ class _Layouts:
             if not self.unit:
                 self.CW[j] = self._cumw(j)
         self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
-
-
-def _as_requirements(requirements):
-    if isinstance(requirements, Requirement):
-        requirements = [requirements]
-    reqs = list(requirements)
-    for r in reqs:
-        if not isinstance(r, Requirement):
-            raise TypeError(f"requirements: expected privlib.requirements.Requirement objects, got "
-                            f"{type(r).__name__} {r!r}")
-    return reqs
 
 
 def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height, extra=()):

@@ -40,7 +40,7 @@ import pandas as pd
 from .._validation import check_in, check_int, check_positive, check_probability
 from ..closeness import DISTANCES, ground_distance
 from ..hierarchy import Hierarchy
-from ._base import Requirement, _check_sa_name, _counts, _sizes, requirement_table
+from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements, requirement_table
 from ._beta import BetaLikeness
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Requirement",
     "requirement_table",
+    "as_requirements",
     "BetaLikeness",
     "KAnonymity",
     "LDiversity",

@@ -1,6 +1,7 @@
 """The protocol every privacy model implements (:class:`Requirement`) and its input checks."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
@@ -9,7 +10,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["Requirement", "requirement_table"]
+__all__ = ["Requirement", "requirement_table", "as_requirements"]
 
 #: What a requirement reads, from least to most: the class sizes; the classes x sensitive values
 #: counts; the counts and the table's sensitive distribution (the reference).
@@ -185,3 +186,37 @@ def requirement_table() -> pd.DataFrame:
             rows.append(dict(model=name, needs=c.needs, monotone=c.monotone, measure=c.measure_name,
                              source=(c.__doc__ or "").strip().splitlines()[0]))
     return pd.DataFrame(rows).sort_values("model", kind="stable").reset_index(drop=True)
+
+
+def as_requirements(requirements: Requirement | Sequence[Requirement], /) -> list:
+    """A list of requirement objects, checked (one object is a list of one).
+
+    Parameters
+    ----------
+    requirements : Requirement or sequence of Requirement
+
+    Returns
+    -------
+    list of Requirement
+
+    Raises
+    ------
+    TypeError
+        For anything that is not a :class:`Requirement`, named with its type.
+
+    Examples
+    --------
+    >>> from privlib.requirements import KAnonymity
+    >>> as_requirements(KAnonymity(2))
+    [KAnonymity(k=2)]
+    """
+    if isinstance(requirements, Requirement):
+        requirements = [requirements]
+    if isinstance(requirements, (str, bytes)):
+        raise TypeError(f"requirements: expected privlib.requirements.Requirement objects, got {requirements!r}")
+    reqs = list(requirements)
+    for r in reqs:
+        if not isinstance(r, Requirement):
+            raise TypeError(f"requirements: expected privlib.requirements.Requirement objects, got "
+                            f"{type(r).__name__} {r!r}")
+    return reqs
