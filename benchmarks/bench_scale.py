@@ -5,7 +5,9 @@ ALGO N``), so each peak memory is that process's own during the call (``VmHWM``,
 data is built: the interpreter, the data and the algorithm's working memory).  The synthetic tables draw every column independently from Adult's marginal
 (seeded): the empirical-privacy set-up's QIs and occupation for Mondrian and the kd-tree
 (``privlib.experiments.empirical_privacy.adult_setup``), DiffGen's 14 predictors and income for
-DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).
+DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).  The
+high-cardinality cases (``mondrian_hc``, ``kdtree_hc``: ``--algos mondrian_hc,kdtree_hc``) add
+fnlwgt to eight Adult QIs, so that almost every record is its own cell (SA income).
 
 Run from the repository root:
 
