@@ -206,7 +206,7 @@ def _check_cell_count(data, cols, max_cells):
     else:
         from ._validation import check_int
         max_cells = check_int(max_cells, "max_cells", minimum=1)
-    sizes = data[cols].groupby(cols, observed=True, dropna=False).size()    # a tree reduction, no shuffle
+    sizes = data[cols].groupby(cols, sort=True, observed=True, dropna=False).size()   # tree reduction, no shuffle
     n_cells = int(len(sizes))                                                # only the count leaves the cluster
     if n_cells > max_cells:
         raise MemoryError(f"dask_mondrian: the data has {n_cells:,} distinct (qi, sa) cells, more than the "
