@@ -5,7 +5,9 @@ ALGO N``), so each peak memory is that process's own during the call (``VmHWM``,
 data is built: the interpreter, the data and the algorithm's working memory).  The synthetic tables draw every column independently from Adult's marginal
 (seeded): the empirical-privacy set-up's QIs and occupation for Mondrian and the kd-tree
 (``privlib.experiments.empirical_privacy.adult_setup``), DiffGen's 14 predictors and income for
-DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).
+DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).  The
+high-cardinality cases (``mondrian_hc``, ``kdtree_hc``: ``--algos mondrian_hc,kdtree_hc``) add
+fnlwgt to eight Adult QIs, so that almost every record is its own cell (SA income).
 
 Run from the repository root:
 
@@ -35,8 +37,13 @@ import time
 import numpy as np
 import pandas as pd
 
-ALGOS = ("mondrian", "kdtree", "diffgen")
-LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10"}
+ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc")
+LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10",
+         "mondrian_hc": "Mondrian k = 10, 9 QIs with fnlwgt",
+         "kdtree_hc": "DP kd-tree eps = 1, height 10, 9 QIs with fnlwgt"}
+#: the high-cardinality case: eight Adult QIs and fnlwgt (almost every record its own cell), SA income
+HC_QI = ("age", "workclass", "education", "marital_status", "occupation", "relationship", "race", "sex", "fnlwgt")
+HC_SA = "income"
 SEED = 2024
 
 
@@ -48,6 +55,18 @@ def synthetic(df, columns, n, seed):
         vals, counts = np.unique(df[c].to_numpy(), return_counts=True)   # sorted values: same on every machine
         out[c] = vals[gen.choice(vals.size, size=n, p=counts / counts.sum())]
     return pd.DataFrame(out)
+
+
+def high_cardinality(n, seed):
+    """``n`` records over :data:`HC_QI` and :data:`HC_SA`, each column drawn from Adult's marginal
+    (seeded); text columns as integer codes of their sorted values (int64, like Adult's numbers)."""
+    from privlib.data import load_adult
+    adult = load_adult(split="all")
+    df = synthetic(adult, list(HC_QI) + [HC_SA], n, seed)
+    for c in list(HC_QI) + [HC_SA]:
+        if not pd.api.types.is_numeric_dtype(df[c]):
+            df[c] = np.searchsorted(np.unique(df[c].to_numpy()), df[c].to_numpy()).astype(np.int64)
+    return df
 
 
 def _status_kb(field):
@@ -90,6 +109,17 @@ def run_one(algo, n):
             from privlib.partition import dp_kdtree
             call = lambda: dp_kdtree(df, qi, sa, eps=1.0, height=10, rng=SEED,     # noqa: E731
                                      domain=setup.domain, sa_values=setup.sa_values)
+    elif algo in ("mondrian_hc", "kdtree_hc"):
+        df = high_cardinality(n, SEED)
+        qi = list(HC_QI)
+        if algo == "mondrian_hc":
+            from privlib.partition import mondrian
+            call = lambda: mondrian(df, qi, HC_SA, k=10)                                 # noqa: E731
+        else:
+            from privlib.partition import dp_kdtree
+            domain = {c: (int(df[c].min()), int(df[c].max())) for c in qi}   # a benchmark: no privacy claim
+            call = lambda: dp_kdtree(df, qi, HC_SA, eps=1.0, height=10, rng=SEED,          # noqa: E731
+                                     domain=domain, sa_values=sorted(df[HC_SA].unique()))
     else:
         from privlib import diffgen as dg
         from privlib.data import load_adult

@@ -45,11 +45,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .models import KAnonymityReport, LDiversityReport, TClosenessReport, l_diversity_counts, t_closeness_counts
+from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport, l_diversity_counts, t_closeness_counts
 from .partition import Decomposition
 from .release import InformationLoss
 
 __all__ = [
+    "dask_check",
     "cell_counts",
     "dask_contingency_table",
     "dask_information_loss",
@@ -141,7 +142,8 @@ def _weighted(data, qi, sa):
 def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | None = None, t: float | None = None,
                   max_height: int | None = None, l_kind: str = "distinct", distance: str | None = None,
                   t_rule: str = "strict", domain: Mapping[str, tuple[int, int]] | None = None,
-                  sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+                  sa_values: Sequence[Hashable] | None = None, requirements: Sequence = (),
+                  max_cells: int | None = None) -> Decomposition:
     """:func:`privlib.partition.mondrian` on a Dask (or pandas) DataFrame: the same decomposition.
 
     The distinct ``(qi, sa)`` cells are counted on the cluster (:func:`cell_counts`); Mondrian
@@ -154,8 +156,12 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     ----------
     data : pandas.DataFrame or dask.dataframe.DataFrame
         The records (QIs as ordered integer codes, as for :func:`privlib.partition.mondrian`).
-    qi, sa, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values
+    qi, sa, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values, requirements
         As for :func:`privlib.partition.mondrian`.
+    max_cells : int, optional
+        The most distinct cells brought into memory; default: what fits in half the memory
+        available now (:data:`_CELL_BYTES` bytes per cell and column).  The distinct cells are
+        counted on the cluster first, before anything is built.
 
     Returns
     -------
@@ -166,6 +172,9 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     ------
     TypeError, ValueError
         As :func:`privlib.partition.mondrian`; ``k`` is checked against the number of records.
+    MemoryError
+        When the distinct cells exceed ``max_cells`` (the message names both counts): the top
+        levels of the tree are not grown on the cluster; coarsen a QI or give more memory.
 
     Examples
     --------
@@ -177,9 +186,32 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     """
     from .partition._mondrian import _mondrian
 
+    _check_cell_count(data, list(qi) + [sa], max_cells)
     cells, w = _weighted(data, qi, sa)
     return _mondrian(cells, qi, sa, w, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
-                     t_rule=t_rule, domain=domain, sa_values=sa_values)
+                     t_rule=t_rule, domain=domain, sa_values=sa_values, requirements=requirements)
+
+
+#: Working memory of in-memory Mondrian per distinct cell and column (codes, ranks, layouts, copies).
+_CELL_BYTES = 64
+
+
+def _check_cell_count(data, cols, max_cells):
+    """Count the distinct ``cols`` rows on the cluster and refuse (MemoryError) when they exceed
+    ``max_cells`` (default: what fits in half the available memory)."""
+    cols = _check_data(data, cols, "qi and sa")
+    if max_cells is None:
+        import psutil
+        max_cells = psutil.virtual_memory().available // 2 // (_CELL_BYTES * len(cols))
+    else:
+        from ._validation import check_int
+        max_cells = check_int(max_cells, "max_cells", minimum=1)
+    sizes = data[cols].groupby(cols, sort=True, observed=True, dropna=False).size()   # tree reduction, no shuffle
+    n_cells = int(len(sizes))                                                # only the count leaves the cluster
+    if n_cells > max_cells:
+        raise MemoryError(f"dask_mondrian: the data has {n_cells:,} distinct (qi, sa) cells, more than the "
+                          f"{max_cells:,} that fit in memory ({_CELL_BYTES} bytes per cell and column, "
+                          f"{len(cols)} columns); coarsen a quasi-identifier or run with more memory")
 
 
 def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: int, rng: int | np.random.Generator,
@@ -317,6 +349,43 @@ def _class_counts(data, qi, sa, sa_values):
     counts = sparse.csr_matrix((w.astype(float), (ids, codes)), shape=(len(keys), len(domain)))
     counts.sum_duplicates()
     return keys, counts, domain
+
+
+def dask_check(data: Any, qi: Sequence[str], sa: str, requirements: Sequence, /, *,
+               sa_values: Sequence | None = None) -> CheckReport:
+    """:func:`privlib.models.check` of a published table given as a Dask (or pandas) DataFrame.
+
+    The classes' sensitive counts are computed on the cluster (the distinct cells); every
+    requirement is then read through its protocol in memory
+    (:func:`privlib.models.check_counts`): no formula is written twice.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame or dask.dataframe.DataFrame
+        The published (generalized) table.
+    qi, sa, requirements, sa_values
+        As for :func:`privlib.models.check`.
+
+    Returns
+    -------
+    privlib.models.CheckReport
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`privlib.models.check`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from privlib.requirements import BetaLikeness
+    >>> t = pd.DataFrame({"zip": ["a", "a", "b", "b"], "d": ["x", "y", "x", "x"]})
+    >>> dask_check(t, ["zip"], "d", [BetaLikeness(0.5)]).holds
+    False
+    """
+    qi = _check_data(data, qi, "qi")
+    _, counts, _ = _class_counts(data, qi, sa, sa_values)
+    return check_counts(counts, requirements)
 
 
 def dask_k_anonymity(data: Any, qi: Sequence[str]) -> KAnonymityReport:

@@ -193,3 +193,22 @@ def test_run_uses_the_cluster(client):
 def _pid(_):
     import os
     return os.getpid()
+
+
+def test_mondrian_refuses_too_many_cells_before_building(client, data, setup):
+    df, ddf = data
+    qi, sa = list(setup.qi), setup.sa
+    n_cells = len(df[qi + [sa]].drop_duplicates())
+    with pytest.raises(MemoryError, match=f"{n_cells:,} distinct"):
+        scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=n_cells - 1)
+    with pytest.raises(ValueError, match="max_cells"):
+        scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=0)
+    same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=n_cells), mondrian(df, qi, sa, k=5))
+
+
+def test_mondrian_requirements_equal_in_memory(client, data, setup):
+    from privlib.requirements import BetaLikeness
+    df, ddf = data
+    qi, sa = list(setup.qi), setup.sa
+    req = [BetaLikeness(2.0)]
+    same(scale.dask_mondrian(ddf, qi, sa, k=5, requirements=req), mondrian(df, qi, sa, k=5, requirements=req))

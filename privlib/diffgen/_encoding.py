@@ -33,7 +33,7 @@ class _Categorical:
         self.node_of_label = {n: i for i, n in enumerate(view.nodes)}
 
     def encode(self, values, what: str) -> np.ndarray:
-        idx = self.leaf_index.get_indexer(pd.Series(values).to_numpy())
+        idx = _index_of(self.leaf_index, values)
         if (idx < 0).any():
             check_no_nan(pd.DataFrame({self.name: pd.Series(values)}), what)
             try:
@@ -217,8 +217,17 @@ def _derive_classes(df, target, fn: str) -> np.ndarray:
     return np.asarray(sorted(pd.unique(df[target]), key=str), dtype=object)
 
 
+def _index_of(index, values) -> np.ndarray:
+    """``index.get_indexer(values)`` looked up once per distinct value (``pandas.factorize``: fast
+    on Arrow strings, where converting every record to a Python object is what costs); -1 for a
+    missing or unknown value."""
+    codes, uniq = pd.factorize(pd.Series(values), use_na_sentinel=True)
+    look = index.get_indexer(uniq)
+    return np.where(codes >= 0, look[np.maximum(codes, 0)], -1) if len(look) else np.full(len(codes), -1)
+
+
 def _class_codes(df, target, classes) -> np.ndarray:
-    y = pd.Index(classes).get_indexer(df[target].to_numpy())
+    y = _index_of(pd.Index(classes), df[target])
     if (y < 0).any():
         raise ValueError(f"classes: class value(s) {sorted(set(df[target][y < 0]), key=str)[:5]} of "
                          f"{target!r} in the data are not in the class domain {list(classes)}")

@@ -249,7 +249,7 @@ def _bind(enc, requirements, allow_empty=False) -> tuple:
         raise ValueError("requirements: expected at least one privacy requirement, got none")
     bound = []
     for r in requirements:
-        if not hasattr(r, "sa"):                 # k-anonymity: sizes only
+        if getattr(r, "needs", None) == "sizes" or not hasattr(r, "sa"):   # k-anonymity: sizes only
             bound.append((r, None, None))
             continue
         sa = r.sa
@@ -272,6 +272,7 @@ def _bind(enc, requirements, allow_empty=False) -> tuple:
                 raise ValueError(f"sa_domains: the hierarchical distance on {sa!r} needs its domain encoded as the "
                                  f"hierarchy's leaves, in order "
                                  f"(encode_lattice(..., sa_domains={{{sa!r}: hierarchy.leaves}}))")
+        if getattr(r, "needs", None) == "reference":   # t-closeness, beta-likeness: the table's distribution
             M = enc.base.counts[sa]
             q = M.sum(axis=0) / M.sum()          # the whole table's distribution (exact integer sums)
         bound.append((r, sa, q))

@@ -64,8 +64,13 @@ def _sensitive_codes(df, sa, sa_values=None):
     return values, idx[codes]
 
 
-def _cells(zcols, dlo, dhi, s, S, weights=None):
+def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None):
     """Distinct ``(codes, s)`` rows and their multiplicities.
+
+    With ``columns=True`` the codes come back as a list of d compact columns (the dtypes of
+    ``zcols``) instead of an int64 matrix; with ``max_cells`` and no ``weights``, None when
+    there are more distinct rows than that (the caller then runs on the records themselves:
+    when almost every record is its own cell, the cells save nothing).
 
     Parameters
     ----------
@@ -103,7 +108,10 @@ def _cells(zcols, dlo, dhi, s, S, weights=None):
         uniq, inv, w = np.unique(Y, axis=0, return_inverse=True, return_counts=True)
         if weights is not None:
             w = np.bincount(inv.ravel(), weights=weights, minlength=uniq.shape[0])
-        return uniq[:, :d].astype(np.int64), uniq[:, d].astype(np.int64), w.astype(np.int64)
+        Z = uniq[:, :d].astype(np.int64)
+        if columns:
+            Z = [Z[:, j].astype(zcols[j].dtype) for j in range(d)]
+        return Z, uniq[:, d].astype(np.int64), w.astype(np.int64)
     key = np.zeros(n, dtype=np.int64)
     for j in range(d):
         key *= widths[j]
@@ -120,11 +128,31 @@ def _cells(zcols, dlo, dhi, s, S, weights=None):
         uk, inv = np.unique(key, return_inverse=True)
         w = np.bincount(inv, weights=weights, minlength=uk.size)
     del key
+    if max_cells is not None and weights is None and uk.size > max_cells:
+        return None
     su = uk % S
     rest = uk // S
-    Z = np.empty((uk.size, d), dtype=np.int64)
+    Z = [None] * d if columns else np.empty((uk.size, d), dtype=np.int64)
     for j in range(d - 1, -1, -1):
         code = rest % widths[j]
-        Z[:, j] = code if cols[j] is None else cols[j][code]
+        code = code if cols[j] is None else cols[j][code]
+        if columns:
+            Z[j] = code.astype(zcols[j].dtype)
+        else:
+            Z[:, j] = code
         rest //= widths[j]
     return Z, su.astype(np.int64), w.astype(np.int64)
+
+
+def _cells_or_records(zcols, dlo, dhi, s, S, weights):
+    """``(columns, s, w)`` to run a tree on: the distinct cells and their multiplicities (the cell
+    path) or, when more than half of the records are distinct cells, the records themselves with
+    ``w = None`` (the record path: the cells would save nothing).  Empties ``zcols`` (the caller's
+    list), so that the codes live only as long as the returned columns."""
+    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
+    if cells is None:
+        Z, w = list(zcols), None
+    else:
+        Z, s, w = cells
+    zcols.clear()
+    return Z, s, w

@@ -10,12 +10,19 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_int, check_probability, warn_privacy_leak
 from ..accounting import Ledger
 from ..mechanisms import discrete_laplace
-from ._cells import _cells, _qi_box, _sensitive_codes
+from ._cells import _cells_or_records, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _INT_LIMIT, _check_common
 
 #: ledger detail of a leaf histogram (the node is the last id of the entry's path)
 _LEAF_DETAIL = "leaf histogram: one exact discrete Laplace count per SA value, disjoint cells (parallel)"
+
+
+def _distinct_count(z, width):
+    """Number of distinct values of the codes ``z`` (below ``width``)."""
+    if width <= max(4 * z.size, 1 << 16):
+        return int(np.count_nonzero(np.bincount(z, minlength=width)))
+    return int(np.unique(z).size)
 
 
 def _median_segments(z, k, K, lo, hi, w=None):
@@ -44,6 +51,16 @@ def _median_segments(z, k, K, lo, hi, w=None):
             table = table.astype(np.int64)                 # integer-valued sums, exact below 2**53
         pk, pv = np.nonzero(table)                         # distinct (node, code) pairs, sorted
         C = np.cumsum(table, axis=1)[pk, pv]               # records <= pv in the node
+    elif K * (V := _distinct_count(z, width)) <= max(4 * k.size, 1 << 16):
+        # many codes but few distinct ones: the same table on the ranks of the distinct codes
+        vals = np.flatnonzero(np.bincount(z, minlength=width)) if width <= max(4 * z.size, 1 << 16) else np.unique(z)
+        r = np.searchsorted(vals, z)
+        table = np.bincount(k * V + r, weights=w, minlength=K * V).reshape(K, V)
+        if w is not None:
+            table = table.astype(np.int64)
+        pk, pr = np.nonzero(table)
+        C = np.cumsum(table, axis=1)[pk, pr]
+        pv = vals[pr]
     else:
         if K * width < _INT_LIMIT:                         # one int64 sort key (checked in Python ints)
             order = np.argsort(k * width + z, kind="stable")
@@ -315,9 +332,9 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     d = len(zcols)
     # the tree reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (the same counts, draws and noise)
-    Z, s, w = _cells(zcols, dlo, dhi, s, S, weights)
-    del zcols
-    n = Z.shape[0]
+    # (the cell path); when almost every record is its own cell, on the records (the record path)
+    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
+    n = s.size
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
 
     tree = _Tree(d)
@@ -365,8 +382,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
                 local = np.full(m, -1, dtype=np.int64)
                 local[sel] = np.arange(sel.size)
                 recs = np.flatnonzero(local[node_of] >= 0)
-                chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen,
-                                          w[recs])
+                chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
+                                          eps_med, gen, None if w is None else w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
                 ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
                                                     paths=[paths[node] for node in sel.tolist()], detail=detail)
@@ -388,7 +405,11 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         # every record is in a split node or in a leaf; only those in split nodes move on
         keep = g2 >= 0
         new_node = np.full(n, -1, dtype=np.int64)
-        right = Z[np.arange(n), dsp[np.maximum(g2, 0)]] > thr[np.maximum(g2, 0)]
+        right = np.zeros(n, dtype=bool)
+        rdim = np.where(keep, dsp[np.maximum(g2, 0)], -1)
+        for j in np.unique(dsp).tolist():
+            rows_j = np.flatnonzero(rdim == j)
+            right[rows_j] = Z[j][rows_j] > thr[g2[rows_j]]
         new_node[keep] = 2 * g2[keep] + right[keep]
         spent = np.repeat(spent[sp] + eps_med, 2)
         paths = [paths[i] + (int(c),) for i, pair in zip(sp.tolist(), zip(left_ids.tolist(), right_ids.tolist()))
@@ -397,7 +418,10 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
         # drop records whose node became a leaf
-        Z, s, w = Z[keep], s[keep], w[keep]
+        if not keep.all():
+            Z = [z[keep] for z in Z]
+            s = s[keep]
+            w = None if w is None else w[keep]
         node_of = new_node[keep]
         n = node_of.size
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))

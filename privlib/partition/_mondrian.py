@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
-from ..requirements import KAnonymity, LDiversity, TCloseness
-from ._cells import _cells, _qi_box, _sensitive_codes
+from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness, as_requirements
+from ._cells import _cells_or_records, _qi_box, _sensitive_codes, _small_uint
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _check_common
 
@@ -18,7 +18,7 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
              t: float | None = None, max_height: int | None = None, l_kind: str = "distinct",
              distance: str | None = None, t_rule: str = "strict",
              domain: Mapping[str, tuple[int, int]] | None = None,
-             sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+             sa_values: Sequence[Hashable] | None = None, requirements: Sequence[Requirement] = ()) -> Decomposition:
     """Mondrian multidimensional partitioning with k-anonymity, ell-diversity and t-closeness.
 
     Strict median splits, level by level (LeFevre et al. 2006, Algorithm "Anonymize"):
@@ -83,6 +83,12 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
         warning: Mondrian is a syntactic model with no privacy budget).
     sa_values : sequence, optional
         The SA's value set (default: the sorted values present).
+    requirements : sequence of Requirement, optional
+        Further privacy models (:class:`privlib.requirements.Requirement` objects, e.g.
+        ``BetaLikeness(1.0)``, ``LDiversity(3, kind="entropy")``) every child of a split must
+        satisfy, the reference distribution being the whole table's; ``k``, ``l`` and ``t``
+        are shorthands for ``KAnonymity(k)``, ``LDiversity(l, kind=l_kind)`` and
+        ``TCloseness(t, distance=distance)``.
 
     Returns
     -------
@@ -108,12 +114,16 @@ def mondrian(df: pd.DataFrame, qi: Sequence[str], sa: str, *, k: int, l: int | N
     1
     >>> mondrian(df, ["x"], "s", k=2, l=2).n_leaves
     1
+    >>> from privlib.requirements import BetaLikeness
+    >>> mondrian(df, ["x"], "s", k=2, requirements=[BetaLikeness(0.5)]).n_leaves
+    1
     """
     return _mondrian(df, qi, sa, None, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
-                     t_rule=t_rule, domain=domain, sa_values=sa_values)
+                     t_rule=t_rule, domain=domain, sa_values=sa_values, requirements=requirements)
 
 
-def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values):
+def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values,
+              requirements=()):
     """:func:`mondrian`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
     >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
@@ -139,12 +149,13 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
         check_has_order(df[sa], "sa_values")
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
+    extra = as_requirements(requirements)
     root = np.bincount(s, weights=weights, minlength=S).astype(float)
     root_p = root / n
     # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
-    Z, s, w = _cells(zcols, dlo, dhi, s, S, weights)
-    del zcols
+    # (the cell path); when almost every record is its own cell, on the records (the record path)
+    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
     # the privacy models as requirement objects, checked on each candidate child (LeFevre et al.'s
     # "allowable" cut: both children satisfy every requirement)
     k_req = KAnonymity(k)
@@ -153,52 +164,219 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
     node_t = t is not None and t_rule == "source"       # source: t on the node being split
     tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t,
-                                              max_height)
+                                              max_height, extra)
     params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
                   distance=distance, max_height=max_height, n=n)
+    if extra:
+        params["requirements"] = tuple(r.label() for r in extra)
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
 
 
-def _node_ranks(r, g, wr, cnt, m, V):
-    """Per node of a level, along one QI given as ranks ``r`` (0 .. V-1) of rows weighted ``wr``:
-    the smallest and largest rank, the median rank (the rank at sorted position ``(cnt - 1) // 2``
-    of the node's records) and the records at most / below the median."""
-    ar = np.arange(m)
-    if m * V <= max(4 * r.size, 1 << 16):          # a (nodes x ranks) count table
-        T = np.bincount(g * V + r, weights=wr, minlength=m * V).reshape(m, V)
-        nz = T > 0
-        vmin = np.argmax(nz, axis=1)
-        vmax = V - 1 - np.argmax(nz[:, ::-1], axis=1)
-        C = np.cumsum(T, axis=1)                       # integer-valued floats, exact below 2**53
-        med = (C < ((cnt - 1) // 2 + 1)[:, None]).sum(axis=1)
-        n_le = C[ar, med].astype(np.int64)
-        n_lt = np.where(med > 0, C[ar, np.maximum(med - 1, 0)], 0).astype(np.int64)
-        return vmin, vmax, med, n_le, n_lt
-    key = g * V + r                                    # m, V <= rows < 2**31: fits in int64
-    o = np.argsort(key, kind="stable")
-    ks = key[o]
-    cw = np.concatenate([[0], np.cumsum(wr[o].astype(np.int64))])
-    base = ar.astype(np.int64) * V
-    fs = np.searchsorted(ks, base, side="left")
-    ls = np.searchsorted(ks, base + V, side="left") - 1
-    before = cw[fs]
-    vmin, vmax = ks[fs] - base, ks[ls] - base
-    q = np.searchsorted(cw, before + (cnt - 1) // 2 + 1, side="left") - 1
-    med = ks[q] - base
-    n_le = cw[np.searchsorted(ks, base + med, side="right")] - before
-    n_lt = cw[np.searchsorted(ks, base + med, side="left")] - before
-    return vmin, vmax, med, n_le, n_lt
+def _index_dtype(n):
+    return np.int32 if n < 2 ** 31 else np.int64
 
 
-def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height):
+def _ranks(z):
+    """``(vals, ranks)``: the sorted distinct codes of a column and each row's rank among them
+    (compact unsigned dtype); a count table when the codes are narrow, a sort otherwise."""
+    z = np.asarray(z)
+    W = int(z.max()) + 1 if z.size else 1
+    if W <= max(4 * z.size, 1 << 16):
+        present = np.bincount(z, minlength=W) > 0
+        vals = np.flatnonzero(present)
+        lut = (np.cumsum(present) - 1).astype(_small_uint(max(vals.size, 1)))
+        return vals, lut[z]
+    vals, r = np.unique(z, return_inverse=True)
+    return vals, r.ravel().astype(_small_uint(max(vals.size, 1)))
+
+
+def _segment_ranges(starts, ends):
+    """The concatenated index ranges ``[starts[i], ends[i])``."""
+    lens = ends - starts
+    total = int(lens.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    off = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
+    return np.arange(total, dtype=np.int64) + off
+
+
+def _first_above(R, lo, hi, v):
+    """Per segment ``i``: the first index ``p`` in ``[lo[i], hi[i])`` with ``R[p] > v[i]``
+    (``hi[i]`` if none), ``R`` sorted inside each segment: a bisection run on all segments at
+    once, on the ones not yet settled only."""
+    lo = lo.astype(np.int64)
+    hi = hi.astype(np.int64)
+    idx = np.flatnonzero(lo < hi)
+    while idx.size:
+        a, b = lo[idx], hi[idx]
+        mid = (a + b) // 2
+        gt = R[mid] > v[idx]
+        hi[idx] = np.where(gt, mid, b)
+        lo[idx] = np.where(gt, a, mid + 1)
+        idx = idx[lo[idx] < hi[idx]]
+    return lo
+
+
+class _Field:
+    """One field of a packed layout: ``(word >> shift) & mask`` of one of its uint64 words."""
+
+    def __init__(self, words, k, shift, bits):
+        self.words, self.k, self.shift = words, k, np.uint64(shift)
+        self.mask = np.uint64((1 << bits) - 1)
+
+    def __getitem__(self, idx):
+        return ((self.words[self.k][idx] >> self.shift) & self.mask).astype(np.int64)
+
+    def full(self):
+        return (self.words[self.k] >> self.shift & self.mask).view(np.int64)
+
+
+def _pack(arrays):
+    """Pack non-negative integer columns ``{name: (array, bits)}`` into as few uint64 words as
+    fit; returns the words and ``{name: (word, shift, bits)}``."""
+    words, where, used = [], {}, []
+    for name, (a, bits) in arrays.items():
+        k = next((i for i, u in enumerate(used) if u + bits <= 64), None)
+        if k is None:
+            words.append(np.zeros(a.size, dtype=np.uint64))
+            used.append(0)
+            k = len(words) - 1
+        words[k] |= a.astype(np.uint64) << np.uint64(used[k])
+        where[name] = (k, used[k], bits)
+        used[k] += bits
+    return words, where
+
+
+class _Layouts:
+    """The active rows in one order per QI: grouped by node (the active nodes' order, each node a
+    contiguous segment ``st[i]:st[i+1]``) and, inside a node, by rank on that QI.
+
+    A split is a stable partition of each parent segment into left then right children, which
+    keeps every segment sorted: no sort after the first (a radix sort of each QI's ranks).  A
+    node's smallest and largest rank are its segment's ends, its median is found by position
+    (cumulative weights) and a bisection inside the segment: per level, one pass over each
+    layout (the partition) and work in the number of nodes for everything else.  Each layout's
+    row ids, ranks, SA values and weights are packed in one uint64 word per row (two if they
+    do not fit), so that the partition moves one array per layout.
+    """
+
+    def __init__(self, ranks, s, w, keep_s):
+        u = s.size
+        self.u = u
+        self.unit = w is None
+        bits = lambda top: max(int(top).bit_length(), 1)         # noqa: E731
+        self.words, self.P, self.R, self.S, self.W = [], [], [], [], []
+        for j in range(len(ranks)):
+            r, ranks[j] = ranks[j], None             # each QI's ranks live until its layout is built
+            p = np.argsort(r, kind="stable")
+            cols = {"P": (p, bits(u)), "R": (r[p], bits(r.max(initial=0)))}
+            if keep_s or j == 0:
+                cols["S"] = (s[p], bits(s.max(initial=0)))
+            if not self.unit:
+                cols["W"] = (w[p], bits(w.max(initial=0)))
+            words, where = _pack(cols)
+            del cols, p, r
+            self.words.append(words)
+            for name, lst in (("P", self.P), ("R", self.R), ("S", self.S), ("W", self.W)):
+                lst.append(_Field(words, *where[name]) if name in where else None)
+        self.st = np.array([0, u], dtype=np.int64)
+        self.cw_dtype = np.int64 if self.unit or int(w.sum()) >= 2 ** 31 else np.int32
+        self.CW = [self._cumw(j) for j in range(len(ranks))]
+
+    def _cumw(self, j):
+        """Cumulative weights along layout ``j``, with a leading 0 (None for unit weights)."""
+        if self.unit:
+            return None
+        W = self.W[j].full()
+        cw = np.empty(W.size + 1, dtype=self.cw_dtype)
+        cw[0] = 0
+        np.cumsum(W, out=cw[1:], dtype=self.cw_dtype)
+        return cw
+
+    def cum(self, j, pos):
+        """Records before position ``pos`` of layout ``j`` (int64)."""
+        if self.unit:
+            return np.asarray(pos, dtype=np.int64)
+        return self.CW[j][pos].astype(np.int64)
+
+    def counts(self):
+        return self.cum(0, self.st[1:]) - self.cum(0, self.st[:-1])
+
+    def median(self, j, nodes, cnt):
+        """Rank of the weighted median (the record at sorted position ``(cnt - 1) // 2``) of each
+        node in ``nodes`` on QI ``j``, and the records at most / below it."""
+        a, b = self.st[nodes], self.st[nodes + 1]
+        before = self.cum(j, a)
+        target = before + (cnt - 1) // 2 + 1
+        if self.unit:
+            q = target - 1
+        else:
+            q = np.searchsorted(self.CW[j], target.astype(self.cw_dtype), side="left") - 1
+        R = self.R[j]
+        rmed = R[q].astype(np.int64)
+        p_le = _first_above(R, q, b, rmed)
+        p_lt = _first_above(R, a, q + 1, rmed - 1)
+        return rmed, self.cum(j, p_le) - before, self.cum(j, p_lt) - before, p_le, p_lt
+
+    def hist(self, j, starts, ends, seg, m, S):
+        """SA histograms (float) of the positions ``[starts[i], ends[i])`` of layout ``j``, summed
+        into row ``seg[i]`` of an ``(m, S)`` table."""
+        idx = _segment_ranges(np.asarray(starts, np.int64), np.asarray(ends, np.int64))
+        grp = np.repeat(np.asarray(seg, np.int64), np.asarray(ends, np.int64) - np.asarray(starts, np.int64))
+        wts = np.ones(idx.size) if self.unit else self.W[j][idx].astype(float)
+        return _group_hist(grp, self.S[j][idx], m, S, wts)
+
+    def split(self, sp, dims, rthr, flag):
+        """Keep the segments ``sp`` (ascending) and split each in two: rows whose rank on QI
+        ``dims[i]`` is ``<= rthr[i]`` first.  ``flag`` is a scratch uint8 array, one per row."""
+        st = self.st
+        a, b = st[sp], st[sp + 1]
+        nleft = np.zeros(sp.size, dtype=np.int64)
+        flag[:] = 0                                                # rows of leaves: dropped
+        for j in np.unique(dims).tolist():
+            sel = np.flatnonzero(dims == j)
+            p = _first_above(self.R[j], a[sel], b[sel], rthr[sel])
+            nleft[sel] = p - a[sel]
+            flag[self.P[j][_segment_ranges(a[sel], p)]] = 1       # left
+            flag[self.P[j][_segment_ranges(p, b[sel])]] = 2       # right
+        # the children's segments: a stable partition of every parent segment at once; the lefts
+        # (in layout order) fill the left children's positions, the rights the right children's
+        new_base = np.concatenate([[0], np.cumsum(b - a)])
+        mid = new_base[:-1] + nleft
+        lpos = _segment_ranges(new_base[:-1], mid)
+        rpos = _segment_ranges(mid, new_base[1:])
+        for j in range(len(self.P)):
+            f = flag[self.P[j].full()]
+            is_l = f == 1
+            is_r = f == 2
+            del f
+            words = self.words[j]
+            for k in range(len(words)):
+                out = np.empty(lpos.size + rpos.size, dtype=np.uint64)
+                out[lpos] = words[k][is_l]
+                out[rpos] = words[k][is_r]
+                words[k] = out
+            del is_l, is_r, out
+            if not self.unit:
+                self.CW[j] = self._cumw(j)
+        self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
+
+
+def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height, extra=()):
     """Mondrian's level-by-level splits on weighted distinct rows (see :func:`mondrian`).
 
-    ``Z``: (u, d) 0-based codes, ``s``: SA indices, ``w``: multiplicities.  Returns the
-    :class:`_Tree`, the leaf node ids and their (float) SA histograms.
+    ``Z``: (u, d) 0-based codes (or a list of d code columns), ``s``: SA indices, ``w``:
+    multiplicities (None: one record each).  Returns the :class:`_Tree`, the leaf node ids and
+    their (float) SA histograms.  Ranges, medians and child counts are read from
+    :class:`_Layouts`; a QI's median is computed only for the nodes that reach it in their
+    order of preference (most nodes: their widest QI only).
     """
-    d = Z.shape[1]
+    cols = [Z[:, j] for j in range(Z.shape[1])] if isinstance(Z, np.ndarray) else list(Z)
+    if isinstance(Z, list):
+        Z.clear()                                  # the caller's list: the columns die with ``cols``
+    d = len(cols)
     width = (dhi - dlo + 1).astype(np.int64)
-    need_hist = l_req is not None or child_t
+    need_hist = l_req is not None or child_t or any(r.needs != "sizes" for r in extra)
 
     def ok(hist, cnt):
         good = k_req.satisfied(cnt)
@@ -206,69 +384,84 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
             good &= l_req.satisfied(cnt, hist)
         if child_t:
             good &= t_req.satisfied(cnt, hist, q=root_p)
+        for r in extra:
+            good &= r.satisfied(cnt, hist, q=root_p)
         return good
 
     # every QI as the ranks of its distinct codes (medians and cuts are read on the ranks)
-    vals = [np.unique(Z[:, j]) for j in range(d)]
-    R = np.column_stack([np.searchsorted(vals[j], Z[:, j]) for j in range(d)])
-    u = Z.shape[0]
+    vals, ranks = [], []
+    for j in range(d):
+        v, r = _ranks(cols[j])
+        cols[j] = None
+        vals.append(v)
+        ranks.append(r)
+    del cols, Z
+    u = s.size
+    lay = _Layouts(ranks, s, w, need_hist)
+    del ranks
+    flag = np.zeros(u, dtype=np.uint8)
     tree = _Tree(d)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
-    node_of = np.zeros(u, dtype=np.int64)       # local index into the active list
     active = ids                                 # tree ids of the active nodes
     act_lo = dlo[None, :] - dlo                  # boxes in 0-based codes
     act_hi = dhi[None, :] - dlo
-    rec = np.arange(u)                           # rows still in active nodes
     leaf_nodes, leaf_hists = [], []
     depth = 0
     while active.size:
         m = active.size
-        g = node_of[rec]
-        srec = s[rec]
-        wr = w[rec].astype(float)
-        cnt = np.bincount(g, weights=wr, minlength=m).astype(np.int64)
-        hist = _group_hist(g, srec, m, S, wr)
+        st = lay.st
+        ar = np.arange(m)
+        cnt = lay.counts()
+        hist = lay.hist(0, st[:-1], st[1:], ar, m, S) if (need_hist or node_t) else None
         can = np.ones(m, dtype=bool) if max_height is None else np.full(m, depth < max_height)
         if node_t:      # "nodes having EMD (compared to root) larger than t will not be split further"
             can &= t_req.satisfied(cnt, hist, q=root_p)
+        spread = np.zeros((m, d))
+        for j in range(d):
+            rj = lay.R[j]
+            rmin = rj[st[:-1]].astype(np.int64)
+            rmax = rj[st[1:] - 1].astype(np.int64)
+            spread[:, j] = (vals[j][rmax] - vals[j][rmin]) / max(int(width[j]) - 1, 1)
+        # preference: widest normalised spread first (stable: first listed on ties); the first
+        # allowed cut in that order is taken
+        order = np.argsort(-spread, axis=1, kind="stable")
         best_dim = np.full(m, -1, dtype=np.int64)
         best_thr = np.zeros(m, dtype=np.int64)
         best_rthr = np.zeros(m, dtype=np.int64)
-        cand_thr = np.zeros((m, d), dtype=np.int64)
-        cand_rthr = np.zeros((m, d), dtype=np.int64)
-        cand_ok = np.zeros((m, d), dtype=bool)
-        spread = np.zeros((m, d))
-        for j in range(d):
-            rj = R[rec, j]
-            rmin, rmax, rmed, n_le, n_lt = _node_ranks(rj, g, wr, cnt, m, int(vals[j].size))
-            spread[:, j] = (vals[j][rmax] - vals[j][rmin]) / max(int(width[j]) - 1, 1)
-            med = vals[j][rmed]
-            h_le = h_lt = None
-            if need_hist:
-                h_le = _group_hist(g, srec, m, S, wr * (rj <= rmed[g]))
-                h_lt = _group_hist(g, srec, m, S, wr * (rj < rmed[g]))
-            ok_le = (n_le > 0) & (n_le < cnt) & ok(h_le, n_le) & ok(None if h_le is None else hist - h_le, cnt - n_le)
-            ok_lt = (n_lt > 0) & (n_lt < cnt) & ok(h_lt, n_lt) & ok(None if h_lt is None else hist - h_lt, cnt - n_lt)
-            bal_le = np.abs(2 * n_le - cnt)
-            bal_lt = np.abs(2 * n_lt - cnt)
-            use_lt = ok_lt & (~ok_le | (bal_lt < bal_le))
-            cand_ok[:, j] = (ok_le | ok_lt) & can
-            cand_thr[:, j] = np.where(use_lt, med - 1, med)
-            cand_rthr[:, j] = np.where(use_lt, rmed - 1, rmed)     # code <= med - 1  <=>  rank <= rmed - 1
-        # preference: widest normalised spread first (stable: first listed on ties)
-        order = np.argsort(-spread, axis=1, kind="stable")
-        ar = np.arange(m)
+        todo = np.flatnonzero(can)
         for r in range(d):
-            j = order[:, r]
-            okj = cand_ok[ar, j] & (best_dim < 0)
-            best_dim[okj] = j[okj]
-            best_thr[okj] = cand_thr[ar, j][okj]
-            best_rthr[okj] = cand_rthr[ar, j][okj]
+            if not todo.size:
+                break
+            jr = order[todo, r]
+            for j in np.unique(jr).tolist():
+                nodes = todo[jr == j]
+                c = cnt[nodes]
+                rmed, n_le, n_lt, p_le, p_lt = lay.median(j, nodes, c)
+                a = st[nodes]
+                h_le = h_lt = hn = None
+                if need_hist:
+                    loc = np.arange(nodes.size)
+                    h_le = lay.hist(j, a, p_le, loc, nodes.size, S)
+                    h_lt = lay.hist(j, a, p_lt, loc, nodes.size, S)
+                    hn = hist[nodes]
+                ok_le = (n_le > 0) & (n_le < c) & ok(h_le, n_le) & ok(None if hn is None else hn - h_le, c - n_le)
+                ok_lt = (n_lt > 0) & (n_lt < c) & ok(h_lt, n_lt) & ok(None if hn is None else hn - h_lt, c - n_lt)
+                use_lt = ok_lt & (~ok_le | (np.abs(2 * n_lt - c) < np.abs(2 * n_le - c)))
+                good = ok_le | ok_lt
+                med = vals[j][rmed]
+                g_nodes = nodes[good]
+                best_dim[g_nodes] = j
+                best_thr[g_nodes] = np.where(use_lt, med - 1, med)[good]
+                best_rthr[g_nodes] = np.where(use_lt, rmed - 1, rmed)[good]   # code <= med-1 <=> rank <= rmed-1
+            todo = todo[best_dim[todo] < 0]
         split = best_dim >= 0
         # leaves
         leaf_idx = np.flatnonzero(~split)
         leaf_nodes.extend(active[leaf_idx].tolist())
-        leaf_hists.append(hist[leaf_idx])
+        if hist is not None:
+            leaf_hists.append(hist[leaf_idx])
+        else:
+            leaf_hists.append(lay.hist(0, st[leaf_idx], st[leaf_idx + 1], np.arange(leaf_idx.size), leaf_idx.size, S))
         if not split.any():
             break
         sp = np.flatnonzero(split)
@@ -284,14 +477,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
         left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth)
         right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth)
         tree.split(active[sp], dims, thr + dlo[dims], left_ids, right_ids)
-        # move rows: new local index = 2 * position-in-sp + (right)
-        pos = np.full(m, -1, dtype=np.int64)
-        pos[sp] = np.arange(sp.size)
-        keep = split[g]
-        rec = rec[keep]
-        g2 = pos[g[keep]]
-        right = R[rec, dims[g2]] > rthr[g2]
-        node_of[rec] = 2 * g2 + right
+        lay.split(sp, dims, rthr, flag)
         active = np.column_stack([left_ids, right_ids]).ravel()
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)

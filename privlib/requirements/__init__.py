@@ -16,10 +16,17 @@ per privacy model, used alike by the checks of :mod:`privlib.models`, the lattic
   ground distance ``equal``, ``ordered`` or ``hierarchical``
   (:func:`privlib.closeness.ground_distance`).
 
-Each object is a frozen dataclass validated on construction, with ``label()``,
-``satisfied(sizes, counts=None, q=None)`` (one bool per class, vectorised over classes) and
-``holds(...)`` (all classes satisfied).  ``sizes`` is the vector of class sizes, ``counts``
-the *classes x sensitive values* count matrix, ``q`` the reference distribution.
+* :class:`BetaLikeness` -- no sensitive value's frequency in a class exceeds its frequency in the
+  table by more than a relative ``beta`` (Cao & Karras 2012, basic and enhanced).
+
+Every model implements the protocol :class:`Requirement` (``privlib/requirements/_base.py``):
+what it needs (class sizes only, or the *classes x sensitive values* counts, and the table's
+sensitive distribution ``q``), whether it survives generalization (``monotone``), its value on
+each class (``measure``), ``satisfied(sizes, counts=None, q=None)`` (one bool per class,
+vectorised over classes), ``holds(...)`` (all classes satisfied) and ``label()``.  Each object is
+a frozen dataclass validated on construction.  A new privacy model is one file in this package
+that subclasses :class:`Requirement` (see ``_beta.py``); the checks of :mod:`privlib.models`
+(:func:`privlib.models.check`), Mondrian and the lattice search take it as it is.
 """
 from __future__ import annotations
 
@@ -30,14 +37,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ._validation import check_in, check_int, check_positive, check_probability
-from .closeness import DISTANCES, ground_distance
-from .hierarchy import Hierarchy
+from .._validation import check_in, check_int, check_positive, check_probability
+from ..closeness import DISTANCES, ground_distance
+from ..hierarchy import Hierarchy
+from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements, requirement_table
+from ._beta import BetaLikeness
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
+    "Requirement",
+    "requirement_table",
+    "as_requirements",
+    "BetaLikeness",
     "KAnonymity",
     "LDiversity",
     "TCloseness",
@@ -82,30 +95,8 @@ def check_l(l: float) -> float:
     return float(l)
 
 
-def _check_sa_name(sa) -> None:
-    if isinstance(sa, (list, set, frozenset, dict, np.ndarray, pd.Index, pd.Series)):
-        raise TypeError(f"sa: expected a column name (one sensitive attribute per requirement), "
-                        f"got {type(sa).__name__} {sa!r}")
-
-
-def _sizes(sizes) -> np.ndarray:
-    s = np.asarray(sizes)
-    if s.ndim != 1:
-        raise ValueError(f"sizes: expected a 1-d array of class sizes, got shape {s.shape}")
-    return s
-
-
-def _counts(counts, sizes: np.ndarray, who: str) -> np.ndarray:
-    if counts is None:
-        raise ValueError(f"counts: {who} needs the classes x sensitive values count matrix, got None")
-    c = np.asarray(counts)
-    if c.ndim != 2 or c.shape[0] != sizes.shape[0]:
-        raise ValueError(f"counts: expected a ({sizes.shape[0]}, S) matrix (one row per class), got shape {c.shape}")
-    return c
-
-
 @dataclass(frozen=True)
-class KAnonymity:
+class KAnonymity(Requirement):
     """k-anonymity: every equivalence class has at least ``k`` records (slide "k-anonymity").
 
     Parameters
@@ -127,6 +118,28 @@ class KAnonymity:
     """
 
     k: int
+    needs = "sizes"
+    monotone = True
+    measure_name = "class size"
+
+    def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """Each class's size (float).
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+        counts, q : ignored
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Examples
+        --------
+        >>> KAnonymity(2).measure([3, 1]).tolist()
+        [3.0, 1.0]
+        """
+        return _sizes(sizes).astype(float)
 
     def __post_init__(self):
         object.__setattr__(self, "k", check_int(self.k, "k", minimum=1))
@@ -161,13 +174,9 @@ class KAnonymity:
         """
         return _sizes(sizes) >= self.k
 
-    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
-        """True when every class is satisfied (``satisfied(...).all()``)."""
-        return bool(self.satisfied(sizes, counts, q=q).all())
-
 
 @dataclass(frozen=True)
-class LDiversity:
+class LDiversity(Requirement):
     """l-diversity of the sensitive values of every class (slide "l-diversity").
 
     Parameters
@@ -210,6 +219,30 @@ class LDiversity:
     kind: str = "distinct"
     c: float | None = None
     sa: str | None = None
+    needs = "counts"
+    monotone = True
+    measure_name = "number of distinct sensitive values"
+
+    def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """Each class's number of distinct sensitive values (float; the ``distinct`` reading).
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+        counts : array of shape (m, S)
+        q : ignored
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Examples
+        --------
+        >>> LDiversity(2).measure([3, 2], [[1, 2], [2, 0]]).tolist()
+        [2.0, 1.0]
+        """
+        sizes = _sizes(sizes)
+        return (np.asarray(_counts(counts, sizes, "l-diversity")) > 0).sum(axis=1).astype(float)
 
     def __post_init__(self):
         _check_sa_name(self.sa)
@@ -272,13 +305,9 @@ class LDiversity:
         tail = R[:, l - 1:].sum(axis=1)
         return ok & (R[:, 0] < self.c * tail)
 
-    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
-        """True when every class is satisfied (``satisfied(...).all()``)."""
-        return bool(self.satisfied(sizes, counts, q=q).all())
-
 
 @dataclass(frozen=True)
-class TCloseness:
+class TCloseness(Requirement):
     """t-closeness: every class's sensitive distribution is within EMD ``t`` of ``q``.
 
     Slide "t-closeness definition"; the EMD closed forms of :mod:`privlib.closeness`, chosen
@@ -320,6 +349,29 @@ class TCloseness:
     distance: str = "equal"
     hierarchy: Hierarchy | None = None
     sa: str | None = None
+    needs = "reference"
+    monotone = True
+    measure_name = "EMD to the table"
+
+    def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
+        """Each class's EMD to ``q`` (:meth:`distances`).
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+        counts : array of shape (m, S)
+        q : array of shape (S,), optional
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Examples
+        --------
+        >>> TCloseness(0.5).measure([2, 2], [[2, 0], [0, 2]], q=[0.5, 0.5]).tolist()
+        [0.5, 0.5]
+        """
+        return self.distances(sizes, counts, q=q)
 
     def __post_init__(self):
         _check_sa_name(self.sa)
@@ -385,7 +437,3 @@ class TCloseness:
         ndarray of bool, shape (m,)
         """
         return self.distances(sizes, counts, q=q) <= self.t + 1e-12
-
-    def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
-        """True when every class is satisfied (``satisfied(...).all()``)."""
-        return bool(self.satisfied(sizes, counts, q=q).all())

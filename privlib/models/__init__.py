@@ -32,16 +32,20 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from ._validation import (check_columns, check_distribution, check_has_order, check_no_nan, check_nonempty,
+from .._validation import (check_columns, check_distribution, check_has_order, check_no_nan, check_nonempty,
                           check_probability, check_unique_columns)
-from .closeness import ground_distance
-from .hierarchy import Hierarchy
-from .requirements import LDiversity, TCloseness, check_l
+from ..closeness import ground_distance
+from ..hierarchy import Hierarchy
+from ..requirements import LDiversity, TCloseness, check_l
+from ._check import CheckReport, check, check_counts
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
 __all__ = [
+    "check",
+    "check_counts",
+    "CheckReport",
     "KAnonymityReport",
     "LDiversityReport",
     "TClosenessReport",
