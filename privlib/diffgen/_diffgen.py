@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..mechanisms import discrete_laplace, exponential
-from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _splittable, _validate
+from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _validate
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
 
@@ -71,6 +71,24 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     cnt = np.concatenate([noisy[keep], extra_counts])
     order = np.argsort(idx, kind="stable")
     return idx[order], cnt[order]
+
+
+def _grid_counts(a, bounds) -> tuple[np.ndarray, np.ndarray]:
+    """The first grid index and the number of public grid points ``a.grid(k)`` in each interval ``(bounds[j], bounds[j+1]]``
+    of split points, restricted to ``(bounds[0], bounds[-1])`` (the interval's ends are grid
+    points or the domain's ends)."""
+    k_lo = int(a.first_k(np.array([bounds[0]]))[0])
+    k_hi = int(a.first_k(np.array([bounds[-1]]))[0])
+    f = a.first_k(bounds, strict=True)
+    f[0], f[-1] = k_lo + 1, k_hi
+    f = np.maximum.accumulate(np.clip(f, k_lo + 1, k_hi))
+    return f[:-1], np.diff(f)
+
+
+def _grid_splittable(a, lo, hi) -> bool:
+    """[lo, hi) holds a public grid point strictly inside."""
+    k = a.first_k(np.array([lo, hi]))
+    return bool(k[1] - k[0] >= 2)
 
 
 def _check_h(prep, h):
@@ -177,7 +195,7 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     (2, 0.1, 1.0)
     """
     eps, h, utility = _check_diffgen_args(eps, h, utility)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     validated = _validate(df, predictors, target, taxonomies)
     if classes is None:
         classes = _derive_classes(df, target, "diffgen")
@@ -207,12 +225,16 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     cands: list = []
 
     def choose_split(a_idx, lo, hi, line, group):
-        left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
+        left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
         u = _num_scores(left, total, utility)
-        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=lengths)
-        s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
-        if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
-            s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
+        a = prep.attrs[a_idx]
+        start, counts = _grid_counts(a, bounds)
+        # exponential mechanism over the public grid points strictly inside (lo, hi): the grid
+        # points of interval j share its score, so pick j weighted by its number of grid points,
+        # then one of them uniformly (an integer draw) -- the release is a grid point, a function
+        # of public values and of an integer index only
+        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=counts)
+        s = float(a.grid(int(start[j]) + int(gen.integers(0, counts[j]))))
         entries.append(LedgerEntry("exponential", eps_p, "parallel" if group else "sequential", group=group,
                                    detail=f"Algorithm 1, line {line}: split point of {prep.attrs[a_idx].name} "
                                           f"{_interval_label(lo, hi)}"))
@@ -253,7 +275,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
             group = f"Algorithm 1, line 9, iteration {it}"
             ran = False
             for clo, chi in new:
-                if _splittable(clo, chi):
+                if _grid_splittable(a, clo, chi):
                     s, uu = choose_split(a_idx, clo, chi, 9, group)
                     cands.append((a_idx, (clo, chi), uu, s))
                     ran = True
@@ -330,7 +352,7 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     n_groups = check_int(n_groups, "n_groups", minimum=1)
     n_classes = check_int(n_classes, "n_classes", minimum=1)
     dense_cells = check_int(dense_cells, "dense_cells", minimum=0)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     key = np.asarray(group_codes, dtype=np.int64).ravel()
     y = np.asarray(class_codes, dtype=np.int64).ravel()
     if len(key) != len(y):

@@ -146,7 +146,7 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     value: |value| = 4.611686018427388e+18 is too large for Laplace no
     """
     laplace_scale(eps=eps, sensitivity=sensitivity)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     noisy = _grid_laplace(value, float(eps), float(sensitivity), gen)
     return float(noisy) if noisy.ndim == 0 else noisy
 
@@ -328,7 +328,7 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     1
     """
     p = exponential_probabilities(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
 
 
@@ -399,7 +399,7 @@ def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1
     if no_candidate.any():
         raise ValueError(f"utilities: row {int(np.flatnonzero(no_candidate)[0])} has no available candidate "
                          "(all utilities -inf or all weights 0)")
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     g = gen.gumbel(size=logits.shape)
     return np.argmax(logits + g, axis=1).astype(np.int64)
 
@@ -479,7 +479,7 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     arr = np.asarray(value)
     if arr.dtype.kind == "b" or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise ValueError(f"value: the geometric mechanism needs integer true answers, got dtype {arr.dtype}")

@@ -202,7 +202,7 @@ def discrete_laplace(values: ArrayLike, *, eps: float, sensitivity: int = 1,
     """
     eps = check_epsilon(eps)
     sensitivity = check_int(sensitivity, "sensitivity", minimum=1)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     arr = _integer_values(values)
     s, t = _eps_rational(eps, sensitivity)
     z = _discrete_laplace_noise(gen, arr.size, s, t).reshape(arr.shape)
@@ -355,7 +355,7 @@ def snapping(value: ArrayLike, *, eps: float, bound: float, sensitivity: float =
     True
     """
     eps, bound, sensitivity, lam = _snapping_check(eps, bound, sensitivity)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     x = _finite_values(value)
     big_lam = _power_of_two_at_least(lam)
     u = _uniform_doubles(gen, x.size).reshape(x.shape)

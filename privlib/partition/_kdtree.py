@@ -171,7 +171,7 @@ def private_medians(codes: ArrayLike, node: ArrayLike, lower: ArrayLike, upper: 
     """
     eps = check_epsilon(eps)
     z, k, lo, hi = _check_nodes(codes, node, lower, upper)
-    return _private_medians(z, k, lo.size, lo, hi, eps, as_generator(rng))
+    return _private_medians(z, k, lo.size, lo, hi, eps, as_generator(rng, release=True))
 
 
 def median_cut_probabilities(codes: ArrayLike, node: ArrayLike, lower: ArrayLike, upper: ArrayLike, *,
@@ -300,7 +300,7 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     eps = check_epsilon(eps)
     height = check_int(height, "height", minimum=0, maximum=30)
     median_fraction = check_probability(median_fraction, "median_fraction", high_open=True)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
     values, s = _sensitive_codes(df, sa, sa_values)
     if domain is None:
