@@ -134,9 +134,9 @@ def test_missing_rng_is_a_type_error_naming_rng(case):
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_none_rng_draws_fresh_entropy(case):
     # rng=None, passed explicitly, is operating-system entropy: two calls differ (a real release)
-    # (a low-resolution output may coincide by chance: three calls, not all equal)
+    # (a low-resolution output may coincide by chance: up to ten calls, not all equal)
     first = case.call(None)
-    assert any(not equal(first, case.call(None)) for _ in range(3))
+    assert any(not equal(first, case.call(None)) for _ in range(9))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
