@@ -32,7 +32,7 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     (:func:`privlib.mechanisms.discrete_laplace`, integers only), then clipped at 0
     (post-processing).  Returns (cells, counts) of the cells released with a count > 0.
 
-    Cells of the generalized domain that hold no record are treated exactly: when there are
+    Cells of the generalized domain that hold no record are treated sparsely: when there are
     more than :data:`DENSE_CELLS` cells, the number of empty cells whose noise is at least 1
     is drawn from its binomial law (p = alpha / (1 + alpha), alpha = exp(-eps_half)), their
     noise from the discrete Laplace law conditioned on >= 1 (abs(Z) given Z != 0), and their
@@ -128,8 +128,11 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     taxonomies : dict
         Every predictor -> :class:`~privlib.hierarchy.Hierarchy` (categorical) or its public
         numerical domain ``(low, high)``, meaning ``[low, high)`` (e.g.
-        :data:`privlib.experiments.diffgen.ADULT_DOMAINS`);
-        a value outside it is an error.
+        :data:`privlib.experiments.diffgen.ADULT_DOMAINS`), or ``(low, high, step)``;
+        a value outside it is an error.  Split points are drawn on the public grid
+        ``low + k * step`` (``k`` an integer): by default ``step = 1`` when ``low`` and
+        ``high`` are integers at least 2 apart, else a power of 2 near ``2**-20 (high - low)``
+        (:data:`privlib.diffgen._encoding.GRID_BITS`).
     eps : float
         Privacy budget, > 0.
     h : int
@@ -147,8 +150,10 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
         When omitted the domain is read
         from the data -- a release then tells apart a neighbour holding a unique class at any
         eps -- and a :class:`~privlib.PrivacyLeakWarning` is issued.
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
+    rng : None, int or numpy.random.Generator
+        Required, keyword-only.  ``None``: fresh entropy from the operating system, the choice
+        for a real release; an int seed makes the release reproducible -- a demonstration,
+        not a private release (whoever knows the seed knows the noise).
 
     Returns
     -------
@@ -159,8 +164,14 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
 
         * Line 3: ``eps' = eps / (2 (|A_n^pr| + 2h))``;
         * Line 4: one exponential mechanism per numerical predictor (eps' each, sequential):
-          the split point of its full-domain interval, interval weighted by its length
-          (Equation 6), then uniform inside the chosen interval;
+          the split point of its full-domain interval (Equation 6).  Deviation: the source
+          draws a real split point, an interval weighted by its length then a point uniformly
+          inside it; a float drawn inside an interval whose ends are data values carries those
+          values in its low-order bits (a neighbour's release can then be told apart with
+          certainty).  Here the candidates are the public grid points strictly inside the
+          interval: an interval between data values is weighted by its number of grid points,
+          then one of them is drawn uniformly (an integer draw), so every release is a grid
+          point and the set of possible releases does not depend on the data;
         * Line 7: one exponential mechanism per iteration (eps', sequential) choosing the
           candidate of the current cut, score Max or InfoGain;
         * Line 9: when a numerical value was specialized, one exponential mechanism per new
@@ -169,6 +180,11 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
           generalized domain (eps/2, parallel: the groups are disjoint); here its exact integer
           counterpart, the discrete Laplace (two-sided geometric) noise of
           :func:`privlib.mechanisms.discrete_laplace` at eps/2, clipped at 0 (post-processing).
+          Above :data:`DENSE_CELLS` cells the number of released empty cells is drawn by
+          numpy's (floating-point) binomial sampler with ``p = alpha / (1 + alpha)`` computed in
+          floating point: that one draw is not exact (the occupied cells' noise, the empty
+          cells' positions and counts are), and its law is exact only up to the sampler's
+          floating-point error.
 
         ``eps_spent + eps_unspent == eps`` (Theorem 4.1); the ledger is checked against
         ``eps`` before the release is returned.
@@ -313,10 +329,11 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     (:func:`privlib.mechanisms.discrete_laplace`: P(Z = z) proportional to exp(-eps * abs(z)),
     integer arithmetic only, the integer counterpart of Lap(1/eps)), clipped at 0 -- empty
     cells included (Line 12 spends eps/2 of DiffGen's budget, so :func:`diffgen` calls this
-    with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn; above, the empty cells
-    are handled exactly but sparsely: the number of them whose noise is at least 1 is drawn
-    from its binomial law, their counts from the noise's law conditioned on >= 1, their
-    positions uniformly.
+    with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn exactly; above, the
+    empty cells are handled sparsely: the number of them whose noise is at least 1 is drawn
+    from its binomial law (numpy's floating-point binomial sampler, ``p`` computed in floating
+    point: the one draw that is not exact), their counts from the noise's law conditioned on
+    >= 1, their positions uniformly (both exact).
 
     Parameters
     ----------
