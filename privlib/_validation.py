@@ -143,7 +143,7 @@ class demonstration:  # noqa: N801 - used as a function and as a context manager
     ...     warnings.simplefilter("error")
     ...     a = as_generator(11, release=True).integers(10)
     ...     b = as_generator(11, release=True).integers(10)
-    >>> a == b
+    >>> bool(a == b)
     True
     """
 

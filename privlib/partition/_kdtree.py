@@ -346,8 +346,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         if leaf_idx.size:
             true_hist = _group_hist(node_of, s, m, S, w)[leaf_idx].astype(np.int64)
             eps_leaf = eps - spent[leaf_idx]
-            ledger = ledger + Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
-                                                paths=[paths[li] for li in leaf_idx.tolist()])
+            ledger = Ledger.concat(ledger, Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
+                                                paths=[paths[li] for li in leaf_idx.tolist()]))
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
@@ -368,8 +368,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
                 chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen,
                                           w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
-                ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
-                                                    paths=[paths[node] for node in sel.tolist()], detail=detail)
+                ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
+                                                    paths=[paths[node] for node in sel.tolist()], detail=detail))
             else:
                 chosen = (lo + hi - 1) // 2
             thr[np.searchsorted(sp, sel)] = chosen
