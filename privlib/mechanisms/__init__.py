@@ -106,18 +106,24 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     ``g``; its noise has the law of a discrete Laplace of scale at most
     ``(sensitivity + g) / eps`` (at most ``2**-10`` wider than ``Lap(sensitivity / eps)``).
 
-    Parameters
-    ----------
-    value : float or array_like
-        The true answer(s), finite, with ``|value| < 2**52 * g`` (about ``4.4e12 *
-        sensitivity``): above it the float spacing is larger than the grid and the noise's
-        low-order bits cannot be represented.
+    Values are clamped to the public bound ``+-2**51 g`` (about ``2.2e12 * sensitivity``,
+    :data:`privlib.mechanisms._exact.CLAMP_BITS`; a rule that depends on ``sensitivity``
+    only: refusing a large value would itself reveal it), and the release to ``+-2**52 g``
+    (post-processing; noise that large has probability below ``exp(-2**7)``): above it the
+    float spacing is larger than the grid.
+
+    Accounting: for a sensitivity whose ratio ``sensitivity / g`` is an even integer (a power
+    of 2, for example: 1024 grid steps) two neighbouring values are at most 1024 grid steps
+    apart after rounding, while the noise is calibrated to 1025: the release is
+    ``eps * 1024 / 1025``-DP, slightly better than the ``eps`` charged (the safe side).
     eps : float
         Privacy budget, > 0.
     sensitivity : float
         L1 sensitivity of the query, > 0.
-    rng : int or numpy.random.Generator
-        Source of the noise (an int is a seed); only ``Generator.integers`` is called.
+    rng : None, int or numpy.random.Generator
+        Source of the noise; only ``Generator.integers`` is called.  ``None``: fresh entropy
+        from the operating system (a real release); an int seed makes the release a
+        reproducible demonstration, not a private release (the seed determines the noise).
 
     Returns
     -------
@@ -127,10 +133,11 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     Raises
     ------
     ValueError
-        If ``eps`` or ``sensitivity`` is not > 0, ``value`` holds NaN or inf, or ``|value|``
-        is too large for the noise to be represented (the message names the value and eps).
+        If ``eps`` or ``sensitivity`` is not > 0 or their noise cannot be represented (a
+        rule on ``eps`` and ``sensitivity`` only), or ``value`` holds NaN or inf.
     TypeError
-        If ``value`` is not numeric or ``rng`` is not an int or a Generator.
+        If ``value`` is not numeric (strings, numeric strings included, booleans) or ``rng``
+        is not None, an int or a Generator.
 
     Examples
     --------
@@ -139,11 +146,8 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     (2,)
     >>> laplace(10.0, eps=1.0, rng=5) == laplace(10.0, eps=1.0, rng=5)
     True
-    >>> try:
-    ...     laplace(2.0 ** 62, eps=1.0, rng=0)
-    ... except ValueError as err:
-    ...     print(str(err)[:66])
-    value: |value| = 4.611686018427388e+18 is too large for Laplace no
+    >>> abs(laplace(2.0 ** 62, eps=1.0, rng=0) - 2.0 ** 41) < 100      # clamped to 2**51 g = 2**41
+    True
     """
     laplace_scale(eps=eps, sensitivity=sensitivity)
     gen = as_generator(rng, release=True)
