@@ -138,7 +138,7 @@ class LedgerEntry:
         if type(self.detail) is not str:
             raise TypeError(f"detail: expected a str, got {type(self.detail).__name__} {_fmt(self.detail)}")
         path = self.path
-        if type(path) is not tuple or not all(type(p) is int for p in path):
+        if type(path) is not tuple or not all(type(p) is int and p >= 0 for p in path):
             path = _check_path(path)
             object.__setattr__(self, "path", path)
         scope = self.scope

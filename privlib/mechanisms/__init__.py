@@ -453,6 +453,11 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     :func:`discrete_laplace` (``eps / sensitivity`` read as an exact rational; a real
     sensitivity is allowed here).  ``value`` must be integer.
 
+    Accounting: two neighbouring integer answers differ by an integer, at most
+    ``floor(sensitivity)``; with a non-integer ``sensitivity`` (2.5, say) the release is
+    ``eps * floor(sensitivity) / sensitivity``-DP (0.8 eps at 2.5): more private than the
+    ``eps`` charged (the safe side).  Pass the integer sensitivity to spend exactly ``eps``.
+
     Parameters
     ----------
     value : int or array_like of int
