@@ -269,7 +269,11 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:                     # an int beyond the float range (10**400)
+        raise ValueError(f"{name}: expected a finite number, got an int of {len(str(abs(int(value))))} digits "
+                         "(beyond the float range)") from None
     if np.isnan(v) or (finite and not np.isfinite(v)):
         raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
     if v < 0 or (v == 0 and not allow_zero):

@@ -295,8 +295,18 @@ def _logits(u, eps, sensitivity, mu):
             logits = eps * ((u - top) / (2.0 * sensitivity))
         logits = np.where(np.isnan(logits), -np.inf, logits)
     if mu is not None:
-        with np.errstate(divide="ignore"):
-            logits = logits + np.log(mu)
+        mub = np.broadcast_to(mu, u.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logmu = np.log(mub)
+            # a zero weight excludes its candidate, even where its utility overflowed (no inf - inf)
+            logits = np.where(mub > 0, logits + logmu, -np.inf)
+    else:
+        logmu = np.zeros(u.shape)
+    pos = np.isposinf(logits)
+    if pos.any():                             # an overflow left: those candidates dominate the row;
+        rows = pos.any(axis=1)                # the limit law is the base measure among them
+        logits = logits.copy()
+        logits[rows] = np.where(pos[rows], logmu[rows], -np.inf)
     return logits
 
 

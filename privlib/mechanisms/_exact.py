@@ -30,6 +30,9 @@ __all__ = ["discrete_laplace", "snapping", "snapping_epsilon"]
 #: handles in int64 (uniform draws on ``[0, t)``).
 _T_MAX = 2 ** 62
 _I64 = np.iinfo(np.int64)
+#: Largest ``eps / sensitivity`` of the integer samplers (above it the rational's numerator would
+#: pass int64; the noise is 0 with probability ``1 - 2 exp(-2**40)`` anyway).
+_RATIO_MAX = 2 ** 40
 #: Largest |value| of :func:`discrete_laplace`: value + noise stays in int64.
 _INT64_SAFE = 2 ** 62
 
@@ -77,6 +80,10 @@ def _eps_rational(eps, sensitivity):
     ``sensitivity / 2**62`` -- a smaller eps, so the release stays eps-DP."""
     from fractions import Fraction
     r = Fraction(eps) / Fraction(sensitivity)
+    if r > _RATIO_MAX:
+        raise ValueError(f"eps: eps / sensitivity = {float(r):.6g} is above 2**40; expected a finite budget "
+                         f"with eps / sensitivity <= 2**40 (the noise is already 0 with probability "
+                         f"1 - 2 exp(-2**40) there)")
     if r.denominator > _T_MAX:
         r = Fraction(int(r * _T_MAX), _T_MAX)
         if r == 0:
@@ -396,7 +403,11 @@ CLAMP_BITS = 51
 def _grid_laplace(value, eps, sensitivity, gen):
     """The engine of :func:`privlib.mechanisms.laplace` (see there): exact, eps-DP."""
     x = _finite_values(value)
-    g = math.ldexp(1.0, math.frexp(sensitivity)[1] - 1 - GRID_BITS)    # 2**(floor(log2 sens) - 10)
+    e = math.frexp(sensitivity)[1]
+    if e - 1 - GRID_BITS + 52 > 1023:              # 2**52 grid steps must stay a finite float
+        raise ValueError(f"sensitivity: expected a sensitivity below 2**{1024 - 52 + GRID_BITS} "
+                         f"(about 1.6e295; its grid of 2**52 steps must stay a finite float), got {sensitivity!r}")
+    g = math.ldexp(1.0, e - 1 - GRID_BITS)          # 2**(floor(log2 sens) - 10)
     # a public clamp, not a refusal: whether a value is refused would itself depend on the data
     bound = math.ldexp(g, CLAMP_BITS)
     x = np.clip(x, -bound, bound)
