@@ -56,7 +56,7 @@ TOLERANCE_POLICY = (
 )
 
 #: a comma only separates thousands ("1,005"): "0,375" (a decimal comma) is not a printed number
-_NUMBER = re.compile(r"^[+-]?(\d{1,3}(?:,\d{3})+|\d+)?(\.(\d*))?([eE][+-]?\d+)?%?$")
+_NUMBER = re.compile(r"^[+-]?([1-9]\d{0,2}(?:,\d{3})+|\d+)?(\.(\d*))?([eE][+-]?\d+)?%?$")
 
 # The comparisons of the first scorecards (kept so that older calls keep their meaning).
 _LEGACY = "untyped"
