@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._rng import _DEMONSTRATION, _RELEASE_SEEDS, demonstration
+
 if TYPE_CHECKING:
     import pandas as pd
     from numpy.typing import ArrayLike, DTypeLike
@@ -99,15 +101,10 @@ def warn_privacy_leak(message: str, *, stacklevel: int = 3) -> None:
 
 
 class SeedReuseWarning(PrivacyLeakWarning):
-    """One int seed drove two differentially private releases in this process.
-
-    Two releases drawn from one seed share their noise: the difference of two such releases of
-    neighbouring data cancels it, and anyone who guesses the seed (a small int is guessed in
-    seconds) subtracts the noise from a single release.  A seeded release is a demonstration,
-    not a private release: a real release passes ``rng=None`` (fresh operating-system entropy)
-    or a Generator seeded from :func:`secrets.randbits`.  Reproducible demonstrations (the
-    book's chapters, tests) reuse seeds on purpose: run them inside :func:`demonstration` or
-    after ``demonstration(True)``.
+    """One int seed drove two DP releases in this process: they share their noise (their
+    difference cancels it), and whoever guesses the seed knows it.  A seeded release is a
+    demonstration, not a private release: pass ``rng=None`` (fresh entropy) for a real one;
+    mark reproducible demonstrations with :func:`demonstration`.
 
     Examples
     --------
@@ -116,84 +113,20 @@ class SeedReuseWarning(PrivacyLeakWarning):
     """
 
 
-#: Int seeds that drove a DP release in this process (see :func:`as_generator`).
-_RELEASE_SEEDS: set = set()
-#: Depth of :func:`demonstration` contexts / the process-wide switch.
-_DEMONSTRATION = {"depth": 0, "on": False}
-
-
-class demonstration:  # noqa: N801 - used as a function and as a context manager
-    """Mark code as a reproducible demonstration: int seeds may drive several DP releases.
-
-    ``with demonstration(): ...`` silences :class:`SeedReuseWarning` inside the block (the
-    seeds used there are not recorded); ``demonstration(True)`` switches it off for the rest
-    of the process (a notebook that reproduces a book chapter with fixed seeds), and
-    ``demonstration(False)`` switches it back on.  Nothing else changes: the releases are
-    the same, and they are demonstrations, not private releases.
-
-    Parameters
-    ----------
-    on : bool, optional
-        Omitted: a context manager.  ``True`` / ``False``: the process-wide switch.
-
-    Examples
-    --------
-    >>> import warnings
-    >>> with demonstration(), warnings.catch_warnings():
-    ...     warnings.simplefilter("error")
-    ...     a = as_generator(11, release=True).integers(10)
-    ...     b = as_generator(11, release=True).integers(10)
-    >>> bool(a == b)
-    True
-    """
-
-    def __init__(self, on: bool | None = None):
-        if on is not None:
-            if not isinstance(on, bool):
-                raise TypeError(f"on: expected True or False, got {type(on).__name__} {_fmt(on)}")
-            _DEMONSTRATION["on"] = on
-
-    def __enter__(self):
-        _DEMONSTRATION["depth"] += 1
-        return self
-
-    def __exit__(self, *exc):
-        _DEMONSTRATION["depth"] -= 1
-        return False
-
-
 def as_generator(rng: int | np.random.Generator | None, *, release: bool = False) -> np.random.Generator:
-    """Normalise ``rng`` (``None``, int seed or ``numpy.random.Generator``) to a Generator.
+    """Normalise ``rng`` to a Generator: every random function of privlib calls this once.
 
-    Every random function of privlib calls this once on its ``rng`` argument, as
-    scikit-learn does with ``random_state``.  ``rng`` stays a required argument of every
-    public function: randomness is never a default, the caller says which.
-
-    * ``None``: fresh entropy from the operating system (``numpy.random.default_rng()``, a
-      ``SeedSequence`` of 128 bits from ``secrets``): the choice for a real release, which no
-      one can reproduce or guess;
-    * an int: a seed, for reproducible demonstrations (the book, the tests).  A seeded
-      release is a demonstration, not a private release: whoever knows or guesses the seed
-      knows the noise;
-    * a Generator: used as is (it advances).
-
-    Parameters
-    ----------
-    rng : None, int or numpy.random.Generator
-        The caller's randomness.
-    release : bool
-        The caller is a differentially private release (a mechanism or a DP algorithm): an int
-        seed that already drove a release in this process warns (:class:`SeedReuseWarning`:
-        the two releases share their noise), unless inside :func:`demonstration`.
-
-    Returns
-    -------
-    numpy.random.Generator
+    ``None``: fresh operating-system entropy (a 128-bit ``SeedSequence``), the choice for a real
+    release; an int: a seed, for reproducible demonstrations (whoever knows the seed knows the
+    noise: not a private release); a Generator: used as is (it advances).  ``rng`` stays a
+    required argument of every public function.  With ``release=True`` (a DP mechanism or
+    algorithm), an int seed that already drove a release in this process warns
+    (:class:`SeedReuseWarning`) unless inside :func:`demonstration`.
 
     Raises
     ------
     TypeError
-        A bool, a float or anything but None, an int or a Generator.
+        A bool, a float, anything but None, an int or a Generator.
     ValueError
         A negative seed.
 
@@ -214,26 +147,16 @@ def as_generator(rng: int | np.random.Generator | None, *, release: bool = False
         seed = int(rng)
         if release and not (_DEMONSTRATION["on"] or _DEMONSTRATION["depth"]):
             if seed in _RELEASE_SEEDS:
-                warn_privacy_leak_as(
-                    SeedReuseWarning,
-                    f"rng: the int seed {seed} already drove a differentially private release in this "
-                    "process; the two releases share their noise (their difference cancels it). A seeded "
-                    "release is a demonstration, not a private release: pass rng=None (fresh entropy) for a "
-                    "real release, or run reproducible demonstrations inside privlib.demonstration()",
-                    stacklevel=4)
+                import warnings
+                warnings.warn(f"rng: the int seed {seed} already drove a differentially private release in this "
+                              "process; the two releases share their noise (their difference cancels it). A seeded "
+                              "release is a demonstration, not a private release: pass rng=None (fresh entropy) "
+                              "for a real release, or run reproducible demonstrations inside "
+                              "privlib.demonstration()", SeedReuseWarning, stacklevel=3)
             _RELEASE_SEEDS.add(seed)
         return np.random.default_rng(seed)
-    raise TypeError(
-        f"rng: expected None (fresh entropy), an int seed or a numpy.random.Generator, got "
-        f"{type(rng).__name__} {_fmt(rng)}"
-    )
-
-
-def warn_privacy_leak_as(category: type, message: str, *, stacklevel: int = 3) -> None:
-    """:func:`warn_privacy_leak` with a subclass of :class:`PrivacyLeakWarning`."""
-    import warnings
-
-    warnings.warn(message, category, stacklevel=stacklevel)
+    raise TypeError(f"rng: expected None (fresh entropy), an int seed or a numpy.random.Generator, got "
+                    f"{type(rng).__name__} {_fmt(rng)}")
 
 
 def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:

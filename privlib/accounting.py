@@ -353,7 +353,7 @@ class Ledger(Sequence):
                 groups[key] = max(groups.get(key, 0.0), e)
         return groups
 
-    def path_costs(self, scope: int | None = None) -> dict[tuple[int, ...], float]:
+    def path_costs(self, *, scope: int | None = None) -> dict[tuple[int, ...], float]:
         """For every node that has ``"path"`` entries (of ``scope``; default: every scope, which
         must then be one): the eps summed from the root to it."""
         _, eps, comp, _, path, _, scopes = self._cols
@@ -384,7 +384,7 @@ class Ledger(Sequence):
         the scopes: the trees of separate computations compose sequentially)."""
         total = 0.0
         for sc in sorted({sc for c, sc in zip(self._cols[2], self._cols[6]) if c == "path"}):
-            costs = self.path_costs(sc)
+            costs = self.path_costs(scope=sc)
             total += max(costs.values()) if costs else 0.0
         return total
 

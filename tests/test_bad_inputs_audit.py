@@ -9,7 +9,6 @@ import pandas as pd
 import pytest
 
 from privlib import mechanisms as m
-from privlib._validation import check_positive
 from privlib.experiments import glue_num, round_sig
 from privlib.hierarchy import Hierarchy, HierarchyError
 from privlib.scorecard import Scorecard, Seeds, load_readings, status, write_readings
@@ -38,10 +37,10 @@ def test_exponential_overflow_limit_is_the_base_measure_among_the_top():
     (lambda: m.discrete_laplace(1, eps=10 ** 400, rng=0), "eps"),
     (lambda: m.geometric(1, eps=1e300, rng=0), "eps"),
     (lambda: m.geometric(1, eps=10 ** 400, rng=0), "eps"),
-    (lambda: check_positive(10 ** 400, "eps"), "eps"),
+    (lambda: m.laplace_scale(eps=10 ** 400), "eps"),
     (lambda: m.laplace(1.0, eps=1.0, sensitivity=1e308, rng=0), "sensitivity"),
     (lambda: m.laplace(1.0, eps=1e300, rng=0), "eps"),
-], ids=["dl-1e300", "dl-10**400", "geo-1e300", "geo-10**400", "check_positive", "laplace-sens", "laplace-eps"])
+], ids=["dl-1e300", "dl-10**400", "geo-1e300", "geo-10**400", "laplace_scale", "laplace-sens", "laplace-eps"])
 def test_huge_budgets_are_named_value_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()

@@ -121,14 +121,9 @@ def test_diffgen_empirical_privacy_audit(releases):
 @pytest.fixture
 def seed_check():
     """Switch the seed-reuse check on (the test session runs as a demonstration)."""
-    from privlib import _validation as v
-    saved_on, saved = v._DEMONSTRATION["on"], set(v._RELEASE_SEEDS)
-    v._DEMONSTRATION["on"] = False
-    v._RELEASE_SEEDS.clear()
+    privlib.demonstration(False)
     yield
-    v._DEMONSTRATION["on"] = saved_on
-    v._RELEASE_SEEDS.clear()
-    v._RELEASE_SEEDS.update(saved)
+    privlib.demonstration(True)
 
 
 DP_ENTRY_POINTS = [
@@ -184,8 +179,7 @@ def test_seed_reuse_quiet_for_generators_demonstrations_and_non_releases(seed_ch
 def test_seeded_release_is_called_a_demonstration_in_the_docs():
     for fn in (m.laplace, dg.diffgen):
         assert "demonstration" in fn.__doc__ and "None" in fn.__doc__
-    from privlib._validation import as_generator
-    assert "real release" in as_generator.__doc__
+    assert "real release" in privlib.__doc__ and "rng=None" in privlib.SeedReuseWarning.__doc__
 
 
 # ------------------------------------------------------------------ refusals that reveal nothing

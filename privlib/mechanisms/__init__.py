@@ -116,6 +116,11 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     of 2, for example: 1024 grid steps) two neighbouring values are at most 1024 grid steps
     apart after rounding, while the noise is calibrated to 1025: the release is
     ``eps * 1024 / 1025``-DP, slightly better than the ``eps`` charged (the safe side).
+
+    Parameters
+    ----------
+    value : float or array_like
+        The true answer(s), finite; clamped to ``+-2**51 g`` (see above).
     eps : float
         Privacy budget, > 0.
     sensitivity : float
