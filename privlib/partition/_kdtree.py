@@ -226,8 +226,9 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     Private median (the exponential-mechanism median of Cormode et al. 2012, Section 4.1,
     on a discrete domain): the candidates are the integer cut points ``c`` of the node's
     range ``[lo, hi - 1]`` along the split QI (left child ``<= c``); candidate ``c`` has
-    utility ``-| #{x <= c} - n_node / 2 |`` (sensitivity 1: adding or removing one record
-    changes it by at most 1/2) and is drawn from the exponential mechanism's distribution
+    utility ``-| #{x <= c} - n_node / 2 |`` (adding or removing one record changes it by at
+    most 1/2; calibrated to sensitivity 1, as Cormode et al., so each median is in fact
+    ``eps_median / 2``-DP while the ledger charges ``eps_median``: the safe side) and is drawn from the exponential mechanism's distribution
     (:func:`privlib.mechanisms.exponential_probabilities`) with ``eps_median``.  The utility
     is constant between consecutive record codes, so the draw picks such a run of cuts with
     weight ``length * exp(eps_median * u / 2)`` (Gumbel-max, every node of a level at once)
