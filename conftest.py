@@ -45,3 +45,12 @@ def pytest_ignore_collect(collection_path, config):
     if collection_path.suffix == ".ipynb":
         return collection_path.resolve() not in TOC_NOTEBOOKS
     return None
+
+
+def pytest_configure(config):
+    # The tests reuse int seeds on purpose (reproducible demonstrations, not private releases):
+    # no SeedReuseWarning here; tests/test_safety_dp.py switches the check back on where it
+    # tests it.
+    import privlib
+
+    privlib.demonstration(True)

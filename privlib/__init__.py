@@ -28,7 +28,14 @@ Modules, by layer (a module imports only from its own layer or below; see ``ARCH
 
 ``import privlib`` is cheap: the modules are imported when first used (``privlib.partition``
 imports :mod:`privlib.partition` on first access, :pep:`562`).  The ledger types of
-:mod:`privlib.accounting` are re-exported here, as is :class:`PrivacyLeakWarning`.
+:mod:`privlib.accounting` are re-exported here, as are :class:`PrivacyLeakWarning`,
+:class:`SeedReuseWarning` and :func:`demonstration`.
+
+Randomness: every function that draws takes a required ``rng``.  ``rng=None`` draws fresh
+entropy from the operating system -- the choice for a real release.  An int seed makes a
+release reproducible, and so a demonstration, not a private release (whoever knows or guesses
+the seed knows the noise); reusing one int seed for two DP releases warns
+(:class:`SeedReuseWarning`) unless inside :func:`demonstration`.
 
 Examples
 --------
@@ -43,7 +50,7 @@ from __future__ import annotations
 import importlib as _importlib
 import warnings as _warnings
 
-from ._validation import PrivacyLeakWarning
+from ._validation import PrivacyLeakWarning, SeedReuseWarning, demonstration
 
 __version__ = "0.1.0"
 
@@ -64,7 +71,7 @@ _MODULES = (
 #: Names re-exported from a module: name -> module.
 _NAMES = {"BudgetExceededError": "accounting", "Ledger": "accounting", "LedgerEntry": "accounting"}
 
-__all__ = [*_MODULES, *_NAMES, "PrivacyLeakWarning", "__version__"]
+__all__ = [*_MODULES, *_NAMES, "PrivacyLeakWarning", "SeedReuseWarning", "demonstration", "__version__"]
 
 
 def __getattr__(name: str):

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._rng import _DEMONSTRATION, _RELEASE_SEEDS, demonstration
+
 if TYPE_CHECKING:
     import pandas as pd
     from numpy.typing import ArrayLike, DTypeLike
@@ -29,6 +31,8 @@ __all__ = [
     "PrivacyLeakWarning",
     "warn_privacy_leak",
     "as_generator",
+    "SeedReuseWarning",
+    "demonstration",
     "check_epsilon",
     "check_delta",
     "check_probability",
@@ -96,26 +100,33 @@ def warn_privacy_leak(message: str, *, stacklevel: int = 3) -> None:
     warnings.warn(message, PrivacyLeakWarning, stacklevel=stacklevel)
 
 
-def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
-    """Normalise ``rng`` (int seed, ``None`` or ``numpy.random.Generator``) to a Generator.
+class SeedReuseWarning(PrivacyLeakWarning):
+    """One int seed drove two DP releases in this process: they share their noise (their
+    difference cancels it), and whoever guesses the seed knows it.  A seeded release is a
+    demonstration, not a private release: pass ``rng=None`` (fresh entropy) for a real one;
+    mark reproducible demonstrations with :func:`demonstration`.
 
-    Every random function of privlib calls this once on its ``rng`` argument, as
-    scikit-learn does with ``random_state``.  ``None`` is refused: randomness in a
-    reproducible compendium is always seeded explicitly.
+    Examples
+    --------
+    >>> issubclass(SeedReuseWarning, PrivacyLeakWarning)
+    True
+    """
 
-    Parameters
-    ----------
-    rng : int or numpy.random.Generator
-        A non-negative seed, or a Generator (returned as is: it advances).
 
-    Returns
-    -------
-    numpy.random.Generator
+def as_generator(rng: int | np.random.Generator | None, *, release: bool = False) -> np.random.Generator:
+    """Normalise ``rng`` to a Generator: every random function of privlib calls this once.
+
+    ``None``: fresh operating-system entropy (a 128-bit ``SeedSequence``), the choice for a real
+    release; an int: a seed, for reproducible demonstrations (whoever knows the seed knows the
+    noise: not a private release); a Generator: used as is (it advances).  ``rng`` stays a
+    required argument of every public function.  With ``release=True`` (a DP mechanism or
+    algorithm), an int seed that already drove a release in this process warns
+    (:class:`SeedReuseWarning`) unless inside :func:`demonstration`.
 
     Raises
     ------
     TypeError
-        ``None``, a bool, a float or anything but an int or a Generator.
+        A bool, a float, anything but None, an int or a Generator.
     ValueError
         A negative seed.
 
@@ -123,16 +134,29 @@ def as_generator(rng: int | np.random.Generator) -> np.random.Generator:
     --------
     >>> as_generator(7).random() == as_generator(7).random()
     True
+    >>> as_generator(None).random() == as_generator(None).random()      # fresh entropy
+    False
     """
     if isinstance(rng, np.random.Generator):
         return rng
+    if rng is None:
+        return np.random.default_rng(np.random.SeedSequence())
     if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
         if rng < 0:
-            raise ValueError(f"rng: expected a non-negative int seed or a numpy Generator, got {_fmt(rng)}")
-        return np.random.default_rng(int(rng))
-    raise TypeError(
-        f"rng: expected an int seed or a numpy.random.Generator, got {type(rng).__name__} {_fmt(rng)}"
-    )
+            raise ValueError(f"rng: expected a non-negative int seed, None or a numpy Generator, got {_fmt(rng)}")
+        seed = int(rng)
+        if release and not (_DEMONSTRATION["on"] or _DEMONSTRATION["depth"]):
+            if seed in _RELEASE_SEEDS:
+                import warnings
+                warnings.warn(f"rng: the int seed {seed} already drove a differentially private release in this "
+                              "process; the two releases share their noise (their difference cancels it). A seeded "
+                              "release is a demonstration, not a private release: pass rng=None (fresh entropy) "
+                              "for a real release, or run reproducible demonstrations inside "
+                              "privlib.demonstration()", SeedReuseWarning, stacklevel=3)
+            _RELEASE_SEEDS.add(seed)
+        return np.random.default_rng(seed)
+    raise TypeError(f"rng: expected None (fresh entropy), an int seed or a numpy.random.Generator, got "
+                    f"{type(rng).__name__} {_fmt(rng)}")
 
 
 def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
@@ -168,7 +192,11 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     """
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
         raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:                     # an int beyond the float range (10**400)
+        raise ValueError(f"{name}: expected a finite number, got an int of {len(str(abs(int(value))))} digits "
+                         "(beyond the float range)") from None
     if np.isnan(v) or (finite and not np.isfinite(v)):
         raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
     if v < 0 or (v == 0 and not allow_zero):

@@ -17,6 +17,12 @@ composing are recorded:
     and the tree costs the largest sum of eps along a root-to-node path (Cormode et al.'s
     DP kd-tree budget).  The tree's cost adds to the rest.
 
+Groups and trees live inside one ``scope`` (one computation, e.g. one release).  Separate
+computations compose sequentially whatever their groups and paths: ``ledger_a + ledger_b``
+puts ``ledger_b``'s entries in new scopes, so its total is ``a.total() + b.total()`` (two
+releases of one data set are never merged into one parallel group or one tree);
+:meth:`Ledger.concat` joins the pieces of one computation into one scope.
+
 :meth:`Ledger.total` adds the three parts; :meth:`Ledger.check` raises
 :class:`BudgetExceededError` when the total exceeds the budget the caller granted, and every
 DP function of privlib calls it before it returns.
@@ -83,14 +89,19 @@ class LedgerEntry:
         With ``"path"``: node ids from the tree's root to the node the call reads.
     detail : str
         Free text: the step of the algorithm ("Algorithm 1, line 9"), the node, the attribute.
+    scope : int
+        The computation the call belongs to (>= 0): parallel groups and trees are formed
+        within a scope; scopes compose sequentially (see :meth:`Ledger.__add__`).
 
     Raises
     ------
     ValueError
         A negative or non-finite ``eps``, an unknown ``composition``, a ``"parallel"`` entry
-        without ``group`` or a ``"path"`` entry without ``path``.
+        without ``group``, a ``"path"`` entry without ``path``, a negative node id or scope.
     TypeError
-        A non-numeric ``eps`` or an empty ``mechanism``.
+        A non-numeric ``eps``, an empty ``mechanism``, a ``group`` or ``detail`` that is not a
+        str, a ``path`` that is not a sequence of ints (bools and floats refused), a ``scope``
+        that is not an int.
 
     Examples
     --------
@@ -105,6 +116,7 @@ class LedgerEntry:
     group: str = ""
     path: tuple = ()
     detail: str = ""
+    scope: int = 0
 
     def __post_init__(self):
         eps = self.eps
@@ -117,16 +129,43 @@ class LedgerEntry:
             raise ValueError(f"eps: expected a finite number >= 0 in a ledger entry, got {_fmt(self.eps)}")
         if type(self.mechanism) is not str or not self.mechanism:
             raise TypeError(f"mechanism: expected a non-empty str, got {_fmt(self.mechanism)}")
-        if self.composition not in COMPOSITIONS:
+        if type(self.composition) is not str or self.composition not in COMPOSITIONS:
             raise ValueError(f"composition: expected one of {list(COMPOSITIONS)}, got {_fmt(self.composition)}")
         if self.composition == "parallel" and not self.group:
             raise ValueError("group: a 'parallel' entry needs the name of its group of disjoint calls")
+        if type(self.group) is not str:
+            raise TypeError(f"group: expected a str, got {type(self.group).__name__} {_fmt(self.group)}")
+        if type(self.detail) is not str:
+            raise TypeError(f"detail: expected a str, got {type(self.detail).__name__} {_fmt(self.detail)}")
         path = self.path
-        if type(path) is not tuple or not all(type(p) is int for p in path):
-            path = tuple(int(p) for p in path)
+        if type(path) is not tuple or not all(type(p) is int and p >= 0 for p in path):
+            path = _check_path(path)
             object.__setattr__(self, "path", path)
+        scope = self.scope
+        if type(scope) is not int:
+            if isinstance(scope, bool) or not isinstance(scope, (numbers.Integral, np.integer)):
+                raise TypeError(f"scope: expected an int, got {type(scope).__name__} {_fmt(scope)}")
+            scope = int(scope)
+            object.__setattr__(self, "scope", scope)
+        if scope < 0:
+            raise ValueError(f"scope: expected an int >= 0, got {scope}")
         if self.composition == "path" and not path:
             raise ValueError("path: a 'path' entry needs the node ids from the root to its node")
+
+
+def _check_path(path) -> tuple:
+    """``path`` as a tuple of non-negative ints; bools, floats (even 2.0), strings refused."""
+    if isinstance(path, (str, bytes)) or not isinstance(path, (Sequence, np.ndarray)):
+        raise TypeError(f"path: expected a tuple of node ids (ints), got {type(path).__name__} {_fmt(path)}")
+    out = []
+    for p in path:
+        if isinstance(p, (bool, np.bool_)) or not isinstance(p, (numbers.Integral, np.integer)):
+            raise TypeError(f"path: expected node ids that are ints, got {type(p).__name__} {_fmt(p)} in "
+                            f"{_fmt(path)}")
+        if p < 0:
+            raise ValueError(f"path: expected node ids >= 0, got {int(p)} in {_fmt(path)}")
+        out.append(int(p))
+    return tuple(out)
 
 
 class Ledger(Sequence):
@@ -158,7 +197,7 @@ class Ledger(Sequence):
     """
 
     __slots__ = ("_cols", "_entries")
-    _FIELDS = ("mechanism", "eps", "composition", "group", "path", "detail")
+    _FIELDS = ("mechanism", "eps", "composition", "group", "path", "detail", "scope")
 
     def __init__(self, entries: Iterable[LedgerEntry] = (), /) -> None:
         entries = tuple(entries)
@@ -214,14 +253,14 @@ class Ledger(Sequence):
             if paths is None or len(paths) != n:
                 raise ValueError(f"paths: expected one root-to-node path per call ({n}), got "
                                  f"{'none' if paths is None else len(paths)}")
-            paths = tuple(p if type(p) is tuple and p and all(type(x) is int for x in p)
+            paths = tuple(p if type(p) is tuple and p and all(type(x) is int and x >= 0 for x in p)
                           else LedgerEntry(mechanism, 0.0, "path", path=p).path for p in paths)
         else:
             paths = ((),) * n
         obj = cls.__new__(cls)
         obj._entries = None
         obj._cols = ((probe.mechanism,) * n, tuple(arr.tolist()), (composition,) * n, (group,) * n, paths,
-                     (detail,) * n)
+                     (detail,) * n, (0,) * n)
         return obj
 
     @property
@@ -252,35 +291,81 @@ class Ledger(Sequence):
         return f"Ledger({len(self)} entries, total eps {self.total():.6g})"
 
     def __add__(self, other: Ledger) -> Ledger:
-        """Concatenate two ledgers (the computations compose sequentially)."""
+        """Sequential composition of two computations: ``(a + b).total() == a.total() + b.total()``.
+
+        ``other``'s entries move to new scopes (after ``self``'s), so that a parallel group or a
+        tree of ``other`` never merges with one of ``self`` that has the same name or node
+        ids: two releases of the same data cost the sum of their budgets.
+
+        Examples
+        --------
+        >>> one = Ledger([LedgerEntry("laplace", 1.0, "parallel", group="cells")])
+        >>> (one + one).total()
+        2.0
+        """
         if not isinstance(other, Ledger):
             return NotImplemented
+        shift = (max(self._cols[6]) + 1) if len(self) else 0
         obj = Ledger.__new__(Ledger)
         obj._entries = None
-        obj._cols = tuple(a + b for a, b in zip(self._cols, other._cols))
+        cols = list(other._cols)
+        cols[6] = tuple(c + shift for c in cols[6])
+        obj._cols = tuple(a + b for a, b in zip(self._cols, cols))
+        return obj
+
+    @classmethod
+    def concat(cls, *ledgers: Ledger) -> Ledger:
+        """The entries of ``ledgers`` as ONE computation: scopes kept, so parallel groups of one
+        name and trees with common node ids merge (e.g. a kd-tree's ledger built level by
+        level).  Use ``+`` for separate computations.
+
+        Examples
+        --------
+        >>> a = Ledger.from_calls("laplace", [0.5], "path", paths=[(0,)])
+        >>> b = Ledger.from_calls("laplace", [0.5], "path", paths=[(0, 1)])
+        >>> Ledger.concat(a, b).total(), (a + b).total()
+        (1.0, 1.0)
+        """
+        for i, led in enumerate(ledgers):
+            if not isinstance(led, Ledger):
+                raise TypeError(f"ledgers[{i}]: expected a Ledger, got {type(led).__name__} {_fmt(led)}")
+        obj = cls.__new__(cls)
+        obj._entries = None
+        obj._cols = tuple(sum((led._cols[f] for led in ledgers), ()) for f in range(len(cls._FIELDS)))
         return obj
 
     # ------------------------------------------------------------------ composition
     def sequential(self) -> float:
         """Sum of the ``"sequential"`` entries."""
-        _, eps, comp, _, _, _ = self._cols
+        eps, comp = self._cols[1], self._cols[2]
         return float(sum(e for e, c in zip(eps, comp) if c == "sequential"))
 
-    def parallel(self) -> dict[str, float]:
-        """Cost of each ``"parallel"`` group: its largest eps (McSherry 2009, Theorem 2)."""
-        _, eps, comp, group, _, _ = self._cols
+    def parallel(self) -> dict:
+        """Cost of each ``"parallel"`` group: its largest eps (McSherry 2009, Theorem 2).
+
+        Keys: the group's name, or ``(scope, name)`` for groups of scopes above 0 (after
+        ``+``): groups of different computations never merge."""
+        _, eps, comp, group, _, _, scope = self._cols
         groups: dict = {}
-        for e, c, g in zip(eps, comp, group):
+        for e, c, g, sc in zip(eps, comp, group, scope):
             if c == "parallel":
-                groups[g] = max(groups.get(g, 0.0), e)
+                key = g if sc == 0 else (sc, g)
+                groups[key] = max(groups.get(key, 0.0), e)
         return groups
 
-    def path_costs(self) -> dict[tuple[int, ...], float]:
-        """For every node that has ``"path"`` entries: the eps summed from the root to it."""
-        _, eps, comp, _, path, _ = self._cols
+    def path_costs(self, *, scope: int | None = None) -> dict[tuple[int, ...], float]:
+        """For every node that has ``"path"`` entries (of ``scope``; default: every scope, which
+        must then be one): the eps summed from the root to it."""
+        _, eps, comp, _, path, _, scopes = self._cols
+        if scope is None:
+            found = {sc for c, sc in zip(comp, scopes) if c == "path"}
+            if len(found) > 1:
+                raise ValueError(f"scope: the ledger holds the trees of {len(found)} computations; "
+                                 f"expected one of {sorted(found)}")
+            scope = found.pop() if found else 0
         at: dict = {}
-        for e, c, p in zip(eps, comp, path):
-            if c == "path":
+        for e, c, p, sc in zip(eps, comp, path, scopes):
+            if c == "path" and sc == scope:
                 at[p] = at.get(p, 0.0) + e
         memo: dict = {(): 0.0}
 
@@ -295,9 +380,13 @@ class Ledger(Sequence):
         return {p: cost(p) for p in at}
 
     def tree(self) -> float:
-        """Cost of the ``"path"`` entries: the largest sum along a root-to-node path."""
-        costs = self.path_costs()
-        return max(costs.values()) if costs else 0.0
+        """Cost of the ``"path"`` entries: the largest sum along a root-to-node path (summed over
+        the scopes: the trees of separate computations compose sequentially)."""
+        total = 0.0
+        for sc in sorted({sc for c, sc in zip(self._cols[2], self._cols[6]) if c == "path"}):
+            costs = self.path_costs(scope=sc)
+            total += max(costs.values()) if costs else 0.0
+        return total
 
     def total(self) -> float:
         """Total eps: sequential sum + each parallel group's maximum + the tree's largest path."""
@@ -336,10 +425,13 @@ class Ledger(Sequence):
         return self
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per entry: mechanism, eps, composition, group, path, detail."""
+        """One row per entry: mechanism, eps, composition, group, path, detail (and scope when
+        the ledger joins several computations)."""
         import pandas as pd
 
         cols = ["mechanism", "eps", "composition", "group", "path", "detail"]
+        if any(self._cols[6]):
+            cols.append("scope")
         return pd.DataFrame([[getattr(e, c) for c in cols] for e in self.entries], columns=cols)
 
 

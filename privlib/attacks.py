@@ -601,8 +601,9 @@ def mironov_curve(*, eps: Sequence[float], x0: Sequence[float] = (0.0,), sampler
 
     One :func:`mironov_experiment` per cell (inputs ``x0`` and ``x0 + 1``, sensitivity 1), in
     the order samplers, eps, x0, all from one generator.  A cell where the mechanism refuses
-    the input (:func:`privlib.mechanisms.laplace` above about ``4.4e12``,
-    :func:`privlib.mechanisms.snapping` when the bound would pass ``2**46 lambda``) has
+    the input (:func:`privlib.mechanisms.snapping` when the bound would pass ``2**46 lambda``;
+    :func:`privlib.mechanisms.laplace` clamps inputs beyond about ``2.2e12`` to that public
+    bound instead, so that ``x0`` and ``x0 + 1`` there give the same release law) has
     ``success`` NaN and ``refused`` True; the textbook sampler there returns its input
     unchanged (column ``unchanged``).  About 0.2 s for 4 samplers x 6 eps at ``n = 2000``.
 

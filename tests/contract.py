@@ -5,7 +5,7 @@ in ``tests/rng_cases_<area>.py`` as a list ``CASES``; ``tests/test_rng_contract.
 them and checks, for every case:
 
 * calling without ``rng`` is a ``TypeError`` that names ``rng`` (never a default seed);
-* ``rng=None`` is refused;
+* ``rng=None`` (passed explicitly) draws fresh entropy from the operating system: two calls differ;
 * two calls with the same int seed give equal outputs;
 * two calls sharing one ``numpy.random.Generator`` give different outputs (the generator
   advances: a function that re-seeds itself would pass the equal-seed test and fail this one).

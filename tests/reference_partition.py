@@ -312,8 +312,8 @@ def reference_dp_kdtree(df, qi, sa, *, eps, height, rng, median_fraction=0.3, do
         if leaf_idx.size:
             true_hist = _group_hist(node_of, s, m, S)[leaf_idx]
             eps_leaf = eps - spent[leaf_idx]
-            ledger = ledger + Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
-                                                paths=[paths[li] for li in leaf_idx.tolist()])
+            ledger = Ledger.concat(ledger, Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
+                                                paths=[paths[li] for li in leaf_idx.tolist()]))
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
@@ -333,8 +333,8 @@ def reference_dp_kdtree(df, qi, sa, *, eps, height, rng, median_fraction=0.3, do
                 recs = np.flatnonzero(local[node_of] >= 0)
                 chosen = _private_medians(Z[recs, j], local[node_of[recs]], sel.size, lo, hi, eps_med, gen)
                 detail = f"private median on {qi[j]!r} (depth {depth})"
-                ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
-                                                    paths=[paths[node] for node in sel.tolist()], detail=detail)
+                ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
+                                                    paths=[paths[node] for node in sel.tolist()], detail=detail))
             else:
                 chosen = (lo + hi - 1) // 2
             thr[np.searchsorted(sp, sel)] = chosen

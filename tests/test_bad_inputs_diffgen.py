@@ -74,7 +74,6 @@ DIFFGEN_BAD = [
     ("classes-empty", lambda: _diffgen(classes=[]), ValueError, "classes"),
     ("infogain-one-class", lambda: _diffgen(T1.assign(**{"class": "Y"}), utility="infogain", classes=["Y"]),
      ValueError, "utility"),
-    ("rng-none", lambda: _diffgen(rng=None), TypeError, "rng"),
     ("rng-negative", lambda: _diffgen(rng=-1), ValueError, "rng"),
 ]
 

@@ -105,7 +105,6 @@ ERRORS = [
     ("replace missing variable", lambda: noise.replace_suppressed(_cells(), "Q", rng=0), ValueError, "cells"),
     ("replace prior_shape NaN", lambda: noise.replace_suppressed(_cells(), "B", rng=0, prior_shape=NAN), ValueError,
      "prior_shape"),
-    ("replace rng None", lambda: noise.replace_suppressed(_cells(), "B", rng=None), TypeError, "rng"),
     # noise: tables and errors
     ("category_table negative", lambda: noise.category_table([1, -2], [1, 2]), ValueError, "true"),
     ("category_table inf released", lambda: noise.category_table([1, 2], [1, INF]), ValueError, "released"),
@@ -195,7 +194,6 @@ ERRORS = [
     ("build_domains missing column", lambda: synth.build_domains(_data_without_prior_count(), rng=0), ValueError,
      "data.prior"),
     ("build_domains chunk 0", lambda: synth.build_domains(_OTM()[0], chunk=0, rng=0), ValueError, "chunk"),
-    ("build_domains rng None", lambda: synth.build_domains(_OTM()[0], rng=None), TypeError, "rng"),
 ]
 
 _GEO = simulate_geography(n_spumas=3, pumas_per_spuma=2, tracts_per_puma=3, blocks_per_tract=3, rng=1)

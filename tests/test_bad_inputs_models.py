@@ -164,7 +164,6 @@ RAISES = [
     ("data-hierarchy-unknown", lambda: D.load_hierarchy("zip"), ValueError, "attribute"),
     ("data-adult-split", lambda: D.load_adult(split="validation"), ValueError, "split"),
     ("data-ipums-n-zero", lambda: D.load_ipums(IPUMS, n=0, rng=0), ValueError, "n: expected an integer >= 1"),
-    ("data-ipums-rng-none", lambda: D.load_ipums(IPUMS, n=1, rng=None), TypeError, "rng"),
     ("data-ipums-rng-negative", lambda: D.load_ipums(IPUMS, n=1, rng=-1), ValueError, "rng"),
 ]
 

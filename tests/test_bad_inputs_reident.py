@@ -109,7 +109,6 @@ ERRORS = [
     ("swap-user-column", lambda: R.swap(OK, ["user"], rng=0), ValueError, "characteristics"),
     ("swap-missing-column", lambda: R.swap(OK, ["y"], rng=0), ValueError, "characteristics"),
     ("swap-empty", lambda: R.swap(OK.iloc[:0], ["x"], rng=0), ValueError, "obs"),
-    ("swap-rng-none", lambda: R.swap(OK, ["x"], rng=None), TypeError, "rng"),
     # bounds and summaries
     ("leakages-bits-nan", lambda: R.leakages_needed(float("nan"), n_users=10), ValueError, "bits"),
     ("leakages-bits-inf", lambda: R.leakages_needed(float("inf"), n_users=10), ValueError, "bits"),
@@ -193,7 +192,6 @@ ERRORS = [
         n_users=5, n_ratings=5, categories=("A|B", "C"), n_combinations=2, n_movies=5, size_probs=(1.0,), rng=0), ValueError,
      "categories"),
     ("sim-n_movies-below-combinations", lambda: simulate_ratings(n_users=5, n_ratings=5, n_movies=10, rng=0), ValueError, "n_movies"),
-    ("sim-rng-none", lambda: simulate_ratings(n_users=5, n_ratings=5, rng=None), TypeError, "rng"),
     # cut / encoded Records in information_table
     ("cut-not-records", lambda: R.cut(OBS, n_obs=5), TypeError, "records"),
     ("cut-n_obs-too-large", lambda: R.cut(R.encode_records(OBS, model=EXH), n_obs=25), ValueError, "n_obs"),

@@ -139,7 +139,7 @@ def test_from_csv_names_the_file_of_latin1_text(tmp_path):
     # was: a bare UnicodeDecodeError without the file's name
     f = tmp_path / "city.csv"
     f.write_bytes("Zürich;CH;*\nBern;CH;*\n".encode("latin-1"))
-    with pytest.raises(HierarchyError, match=r"city\.csv: not UTF-8 text .*encoding="):
+    with pytest.raises(HierarchyError, match=r"encoding: .*city\.csv is not UTF-8 text .*encoding="):
         Hierarchy.from_csv(f)
     assert Hierarchy.from_csv(f, encoding="latin-1").leaves == ("Zürich", "Bern")
     with pytest.raises(ValueError, match="encoding: unknown text encoding"):

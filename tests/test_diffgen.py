@@ -200,8 +200,9 @@ def test_split_point_follows_equation_7():
     tax = {"x": (0.0, 10.0)}
     eps = 2.0
     eps_p = eps / (2 * (1 + 2))
-    # brute-force density of Eq. 7 on a fine grid: P(s < 5)
-    grid = np.linspace(0, 10, 100001)[:-1] + 5e-5
+    # brute force of Eq. 7 over the public split points (the integers 1..9 of the integer
+    # domain [0, 10)): P(s < 5)
+    grid = np.arange(1, 10, dtype=float)
     xs = df["x"].to_numpy()
     ys = (df["class"] == "Y").to_numpy()
     lm = xs[None, :] < grid[:, None]
@@ -211,7 +212,7 @@ def test_split_point_follows_equation_7():
     runs = 2000
     s = np.array([dg.diffgen(df, ["x"], "class", tax, eps=eps, h=1, classes=CLS, rng=np.random.default_rng(r)).splits["x"][0]
                   for r in range(runs)])
-    assert np.all((s > 0) & (s < 10))
+    assert np.all((s > 0) & (s < 10)) and np.all(s == np.round(s))      # public integer split points
     assert abs(np.mean(s < 5) - p_below) < 4 * math.sqrt(p_below * (1 - p_below) / runs)
 
 
@@ -579,12 +580,16 @@ def test_huge_h_fails_fast_naming_h():
 
 def test_interval_too_narrow_to_split_is_not_a_candidate():
     df = pd.DataFrame({"x": [0.0] * 6, "class": ["a", "b"] * 3})
-    lo = 0.0
-    hi = np.nextafter(np.nextafter(lo, 1), 1)  # room for exactly one split point
+    # the integer domain [0, 2) has exactly one public split point (1); [0, 1) with step 1 none
     with pytest.raises(ValueError, match="h: no candidate left"):
-        dg.diffgen(df, ["x"], "class", {"x": (lo, hi)}, eps=1.0, h=3, classes=["a", "b"], rng=0)
+        dg.diffgen(df, ["x"], "class", {"x": (0, 2)}, eps=1.0, h=3, classes=["a", "b"], rng=0)
     with pytest.raises(ValueError, match="taxonomies"):
-        dg.diffgen(df, ["x"], "class", {"x": (lo, np.nextafter(lo, 1))}, eps=1.0, h=1, classes=["a", "b"], rng=0)
+        dg.diffgen(df, ["x"], "class", {"x": (0, 1, 1.0)}, eps=1.0, h=1, classes=["a", "b"], rng=0)
+    # an explicit grid (low, high, step): [0, 1) with step 0.5 has one split point
+    with pytest.raises(ValueError, match="h: no candidate left"):
+        dg.diffgen(df, ["x"], "class", {"x": (0, 1, 0.5)}, eps=1.0, h=3, classes=["a", "b"], rng=0)
+    with pytest.raises(ValueError, match="taxonomies"):
+        dg.diffgen(df, ["x"], "class", {"x": (0, 1, 0.0)}, eps=1.0, h=1, classes=["a", "b"], rng=0)
 
 
 # ---------------------------------------------------------------- phase 2: source's trees, shared folds

@@ -30,7 +30,11 @@ def test_spawn_generator_advances():
     assert first != second
 
 
-@pytest.mark.parametrize("seed, exc, text", [(None, TypeError, "seed"), (True, TypeError, "seed"),
+def test_spawn_none_is_fresh_entropy():
+    assert spawn(None, 1)[0].generate_state(1)[0] != spawn(None, 1)[0].generate_state(1)[0]
+
+
+@pytest.mark.parametrize("seed, exc, text", [(True, TypeError, "seed"),
                                              (1.5, TypeError, "seed"), (-1, ValueError, "seed")])
 def test_spawn_bad_seed(seed, exc, text):
     with pytest.raises(exc, match=text):

@@ -20,7 +20,12 @@ def test_as_generator_accepts_int_and_generator():
     assert laplace(0.0, eps=1.0, rng=np.int64(7)) == a
 
 
-@pytest.mark.parametrize("bad", [None, 1.5, "3", True])
+def test_none_is_fresh_entropy():
+    assert laplace(0.0, eps=1.0, rng=None) != laplace(0.0, eps=1.0, rng=None) or \
+        laplace(0.0, eps=1.0, rng=None) != laplace(0.0, eps=1.0, rng=None)
+
+
+@pytest.mark.parametrize("bad", [1.5, "3", True])
 def test_as_generator_rejects_other_types(bad):
     with pytest.raises(TypeError, match="rng"):
         laplace(0.0, eps=1.0, rng=bad)

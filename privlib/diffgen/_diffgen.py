@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..mechanisms import discrete_laplace, exponential
-from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _splittable, _validate
+from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _validate
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
 
@@ -32,7 +32,7 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     (:func:`privlib.mechanisms.discrete_laplace`, integers only), then clipped at 0
     (post-processing).  Returns (cells, counts) of the cells released with a count > 0.
 
-    Cells of the generalized domain that hold no record are treated exactly: when there are
+    Cells of the generalized domain that hold no record are treated sparsely: when there are
     more than :data:`DENSE_CELLS` cells, the number of empty cells whose noise is at least 1
     is drawn from its binomial law (p = alpha / (1 + alpha), alpha = exp(-eps_half)), their
     noise from the discrete Laplace law conditioned on >= 1 (abs(Z) given Z != 0), and their
@@ -73,6 +73,24 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     return idx[order], cnt[order]
 
 
+def _grid_counts(a, bounds) -> tuple[np.ndarray, np.ndarray]:
+    """The first grid index and the number of public grid points ``a.grid(k)`` in each interval ``(bounds[j], bounds[j+1]]``
+    of split points, restricted to ``(bounds[0], bounds[-1])`` (the interval's ends are grid
+    points or the domain's ends)."""
+    k_lo = int(a.first_k(np.array([bounds[0]]))[0])
+    k_hi = int(a.first_k(np.array([bounds[-1]]))[0])
+    f = a.first_k(bounds, strict=True)
+    f[0], f[-1] = k_lo + 1, k_hi
+    f = np.maximum.accumulate(np.clip(f, k_lo + 1, k_hi))
+    return f[:-1], np.diff(f)
+
+
+def _grid_splittable(a, lo, hi) -> bool:
+    """[lo, hi) holds a public grid point strictly inside."""
+    k = a.first_k(np.array([lo, hi]))
+    return bool(k[1] - k[0] >= 2)
+
+
 def _check_h(prep, h):
     h = check_int(h, "h", minimum=0, maximum=MAX_H)
     if not any(a.kind == "numerical" for a in prep.attrs):
@@ -110,8 +128,11 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     taxonomies : dict
         Every predictor -> :class:`~privlib.hierarchy.Hierarchy` (categorical) or its public
         numerical domain ``(low, high)``, meaning ``[low, high)`` (e.g.
-        :data:`privlib.experiments.diffgen.ADULT_DOMAINS`);
-        a value outside it is an error.
+        :data:`privlib.experiments.diffgen.ADULT_DOMAINS`), or ``(low, high, step)``;
+        a value outside it is an error.  Split points are drawn on the public grid
+        ``low + k * step`` (``k`` an integer): by default ``step = 1`` when ``low`` and
+        ``high`` are integers at least 2 apart, else a power of 2 near ``2**-20 (high - low)``
+        (:data:`privlib.diffgen._encoding.GRID_BITS`).
     eps : float
         Privacy budget, > 0.
     h : int
@@ -129,8 +150,10 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
         When omitted the domain is read
         from the data -- a release then tells apart a neighbour holding a unique class at any
         eps -- and a :class:`~privlib.PrivacyLeakWarning` is issued.
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
+    rng : None, int or numpy.random.Generator
+        Required, keyword-only.  ``None``: fresh entropy from the operating system, the choice
+        for a real release; an int seed makes the release reproducible -- a demonstration,
+        not a private release (whoever knows the seed knows the noise).
 
     Returns
     -------
@@ -141,8 +164,14 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
 
         * Line 3: ``eps' = eps / (2 (|A_n^pr| + 2h))``;
         * Line 4: one exponential mechanism per numerical predictor (eps' each, sequential):
-          the split point of its full-domain interval, interval weighted by its length
-          (Equation 6), then uniform inside the chosen interval;
+          the split point of its full-domain interval (Equation 6).  Deviation: the source
+          draws a real split point, an interval weighted by its length then a point uniformly
+          inside it; a float drawn inside an interval whose ends are data values carries those
+          values in its low-order bits (a neighbour's release can then be told apart with
+          certainty).  Here the candidates are the public grid points strictly inside the
+          interval: an interval between data values is weighted by its number of grid points,
+          then one of them is drawn uniformly (an integer draw), so every release is a grid
+          point and the set of possible releases does not depend on the data;
         * Line 7: one exponential mechanism per iteration (eps', sequential) choosing the
           candidate of the current cut, score Max or InfoGain;
         * Line 9: when a numerical value was specialized, one exponential mechanism per new
@@ -151,6 +180,11 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
           generalized domain (eps/2, parallel: the groups are disjoint); here its exact integer
           counterpart, the discrete Laplace (two-sided geometric) noise of
           :func:`privlib.mechanisms.discrete_laplace` at eps/2, clipped at 0 (post-processing).
+          Above :data:`DENSE_CELLS` cells the number of released empty cells is drawn by
+          numpy's (floating-point) binomial sampler with ``p = alpha / (1 + alpha)`` computed in
+          floating point: that one draw is not exact (the occupied cells' noise, the empty
+          cells' positions and counts are), and its law is exact only up to the sampler's
+          floating-point error.
 
         ``eps_spent + eps_unspent == eps`` (Theorem 4.1); the ledger is checked against
         ``eps`` before the release is returned.
@@ -177,7 +211,7 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     (2, 0.1, 1.0)
     """
     eps, h, utility = _check_diffgen_args(eps, h, utility)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     validated = _validate(df, predictors, target, taxonomies)
     if classes is None:
         classes = _derive_classes(df, target, "diffgen")
@@ -207,12 +241,16 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     cands: list = []
 
     def choose_split(a_idx, lo, hi, line, group):
-        left, total, bounds, lengths = _num_split_table(prep, a_idx, lo, hi)
+        left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
         u = _num_scores(left, total, utility)
-        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=lengths)
-        s = bounds[j] + gen.random() * (bounds[j + 1] - bounds[j])
-        if not lo < s < hi:  # a draw on the boundary (probability ~0): stay inside the domain
-            s = min(max(s, np.nextafter(lo, hi)), np.nextafter(hi, lo))
+        a = prep.attrs[a_idx]
+        start, counts = _grid_counts(a, bounds)
+        # exponential mechanism over the public grid points strictly inside (lo, hi): the grid
+        # points of interval j share its score, so pick j weighted by its number of grid points,
+        # then one of them uniformly (an integer draw) -- the release is a grid point, a function
+        # of public values and of an integer index only
+        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=counts)
+        s = float(a.grid(int(start[j]) + int(gen.integers(0, counts[j]))))
         entries.append(LedgerEntry("exponential", eps_p, "parallel" if group else "sequential", group=group,
                                    detail=f"Algorithm 1, line {line}: split point of {prep.attrs[a_idx].name} "
                                           f"{_interval_label(lo, hi)}"))
@@ -253,7 +291,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
             group = f"Algorithm 1, line 9, iteration {it}"
             ran = False
             for clo, chi in new:
-                if _splittable(clo, chi):
+                if _grid_splittable(a, clo, chi):
                     s, uu = choose_split(a_idx, clo, chi, 9, group)
                     cands.append((a_idx, (clo, chi), uu, s))
                     ran = True
@@ -291,10 +329,11 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     (:func:`privlib.mechanisms.discrete_laplace`: P(Z = z) proportional to exp(-eps * abs(z)),
     integer arithmetic only, the integer counterpart of Lap(1/eps)), clipped at 0 -- empty
     cells included (Line 12 spends eps/2 of DiffGen's budget, so :func:`diffgen` calls this
-    with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn; above, the empty cells
-    are handled exactly but sparsely: the number of them whose noise is at least 1 is drawn
-    from its binomial law, their counts from the noise's law conditioned on >= 1, their
-    positions uniformly.
+    with ``eps / 2``).  Up to ``dense_cells`` cells every cell is drawn exactly; above, the
+    empty cells are handled sparsely: the number of them whose noise is at least 1 is drawn
+    from its binomial law (numpy's floating-point binomial sampler, ``p`` computed in floating
+    point: the one draw that is not exact), their counts from the noise's law conditioned on
+    >= 1, their positions uniformly (both exact).
 
     Parameters
     ----------
@@ -330,7 +369,7 @@ def noisy_counts(group_codes: ArrayLike, class_codes: ArrayLike, *, n_groups: in
     n_groups = check_int(n_groups, "n_groups", minimum=1)
     n_classes = check_int(n_classes, "n_classes", minimum=1)
     dense_cells = check_int(dense_cells, "dense_cells", minimum=0)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     key = np.asarray(group_codes, dtype=np.int64).ravel()
     y = np.asarray(class_codes, dtype=np.int64).ravel()
     if len(key) != len(y):

@@ -2,6 +2,7 @@
 and the training table counted once (Section 4.3 of Mohammed et al. 2011)."""
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass, field
 
@@ -56,10 +57,34 @@ class _Numerical:
 
     kind = "numerical"
 
-    def __init__(self, name: str, low: float, high: float):
+    def __init__(self, name: str, low: float, high: float, step: float | None = None):
         self.name = name
         self.low = float(low)
         self.high = float(high)
+        self.step = _grid_step(self.low, self.high) if step is None else float(step)
+        self.n_grid = int(self.first_k(np.array([self.high]))[0])   # grid points low + k step < high
+
+    def grid(self, k) -> np.ndarray:
+        """The public split points ``low + k * step`` (a function of the public ``k`` only)."""
+        return self.low + np.asarray(k, dtype=np.int64).astype(float) * self.step
+
+    def first_k(self, x, *, strict: bool = False) -> np.ndarray:
+        """Per value of ``x``: the first grid index ``k >= 0`` with ``grid(k) >= x`` (``> x`` with
+        ``strict``), computed against the floats :meth:`grid` returns (so that a split point
+        ``grid(k)`` sends left exactly the values it is counted for)."""
+        x = np.asarray(x, dtype=float)
+        with np.errstate(over="ignore", invalid="ignore"):
+            est = np.floor((x - self.low) / self.step)
+        k = np.clip(np.nan_to_num(est, nan=0.0, posinf=2.0 ** 62, neginf=0.0), 0, 2.0 ** 62).astype(np.int64)
+        for _ in range(64):
+            g = self.grid(k)
+            up = (g <= x) if strict else (g < x)
+            gm = self.grid(np.maximum(k - 1, 0))
+            down = (k > 0) & ((gm > x) if strict else (gm >= x))
+            if not (up.any() or down.any()):
+                break
+            k = k + up - down
+        return k
 
     def encode(self, values, what: str) -> np.ndarray:
         values = pd.Series(values)
@@ -83,6 +108,24 @@ class _Numerical:
                 f"{what}: value(s) {shown} of numerical attribute {self.name!r} outside its public domain "
                 f"[{_fmt(self.low)}, {_fmt(self.high)}) given in taxonomies[{self.name!r}]")
         return x
+
+
+#: A non-integer numerical domain ``[low, high)`` gets the public grid of split points
+#: ``low + k * step`` with ``step = 2**(floor(log2(high - low)) - GRID_BITS)`` (at least twice the
+#: float spacing at ``max(|low|, |high|)``, so that distinct ``k`` give distinct floats).
+GRID_BITS = 20
+
+
+def _grid_step(low: float, high: float) -> float:
+    """The default public grid step of the numerical domain ``[low, high)``: 1 when both ends
+    are integers at least 2 apart (integer split points, as the kd-tree's), else a power of 2
+    about ``2**-GRID_BITS`` of the domain's width."""
+    if float(low).is_integer() and float(high).is_integer() and high - low >= 2:
+        return 1.0
+    width = high - low
+    e = math.frexp(width)[1] - 1 - GRID_BITS if width > 0 else -1074
+    step = math.ldexp(1.0, max(e, -1074))
+    return max(step, 2.0 * float(np.spacing(max(abs(low), abs(high)))))
 
 
 def _fmt(x: float) -> str:
@@ -109,16 +152,27 @@ def _make_attrs(df, predictors, taxonomies) -> list:
         t = taxonomies[a]
         if isinstance(t, Hierarchy):
             attrs.append(_Categorical(a, t))
-        elif (isinstance(t, (tuple, list)) and len(t) == 2
+        elif (isinstance(t, (tuple, list)) and len(t) in (2, 3)
               and all(isinstance(v, (numbers.Real, np.integer, np.floating)) and not isinstance(v, bool)
                       for v in t)):
             lo, hi = float(t[0]), float(t[1])
             if not (np.isfinite(lo) and np.isfinite(hi) and lo < hi and _splittable(lo, hi)):
                 raise ValueError(f"taxonomies[{a!r}]: expected a numerical domain (low, high) with "
                                  f"low < high, got {t!r}")
+            step = None
+            if len(t) == 3:
+                step = float(t[2])
+                if not (np.isfinite(step) and step > 0 and step >= 2.0 * float(np.spacing(max(abs(lo), abs(hi))))):
+                    raise ValueError(f"taxonomies[{a!r}]: expected (low, high, step) with a finite grid step > 0 "
+                                     f"(at least twice the float spacing of the domain), got {t!r}")
             if not pd.api.types.is_numeric_dtype(df[a]):
                 raise TypeError(f"taxonomies[{a!r}]: numerical domain given for the non-numeric column {a!r}")
-            attrs.append(_Numerical(a, lo, hi))
+            num = _Numerical(a, lo, hi, step)
+            if num.n_grid < 2:
+                raise ValueError(f"taxonomies[{a!r}]: the public grid of split points low + k * step "
+                                 f"(step {num.step!r}) has no point strictly inside ({lo!r}, {hi!r}); "
+                                 f"expected a wider domain or a finer step (low, high, step), got {t!r}")
+            attrs.append(num)
         else:
             raise TypeError(f"taxonomies[{a!r}]: expected a Hierarchy or a pair (low, high), "
                             f"got {type(t).__name__} {t!r}")

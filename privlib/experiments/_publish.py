@@ -61,7 +61,12 @@ def round_sig(value: object, digits: int = GLUE_DIGITS) -> object:
         v = float(value)
         if not math.isfinite(v) or v == 0.0:
             return v
-        return float(f"{v:.{int(digits)}g}")
+        out = float(f"{v:.{int(digits)}g}")
+        if not math.isfinite(out):            # rounding up past the largest float: round toward 0
+            from decimal import ROUND_DOWN, Decimal
+            d = Decimal(v)
+            out = float(d.quantize(Decimal(1).scaleb(d.adjusted() - int(digits) + 1), rounding=ROUND_DOWN))
+        return out
     raise TypeError(f"value: expected a number, bool or str to glue, got {type(value).__name__} {value!r}")
 
 
@@ -81,12 +86,24 @@ def glue_num(name: str, value: object, *, digits: int = GLUE_DIGITS) -> None:
     -------
     None
 
+    Raises
+    ------
+    ValueError
+        A NaN or infinite ``value`` (a number the text cannot state), or bad ``digits``.
+    TypeError
+        As :func:`round_sig`, or a ``name`` that is not a str.
+
     Examples
     --------
     >>> glue_num("demo_value", 0.1 + 0.2)  # doctest: +SKIP
     """
+    if not isinstance(name, str) or not name:
+        raise TypeError(f"name: expected a non-empty str glue key, got {type(name).__name__} {name!r}")
+    rounded = round_sig(value, digits)
+    if isinstance(rounded, float) and not math.isfinite(rounded):
+        raise ValueError(f"value: expected a finite number to glue as {name!r}, got {rounded!r}")
     from myst_nb import glue
-    glue(name, round_sig(value, digits), display=False)
+    glue(name, rounded, display=False)
 
 
 def _key(card_prefix: str, rid: str) -> str:

@@ -44,8 +44,8 @@ def spawn(seed, n: int) -> list[np.random.SeedSequence]:
 
     Parameters
     ----------
-    seed : int, numpy.random.SeedSequence or numpy.random.Generator
-        The sweep's seed.  A Generator is consumed: one 63-bit draw becomes the root entropy
+    seed : None, int, numpy.random.SeedSequence or numpy.random.Generator
+        The sweep's seed (``None``: fresh entropy from the operating system).  A Generator is consumed: one 63-bit draw becomes the root entropy
         (so a shared Generator advances and two calls give different children).
     n : int
         Number of children (one per task).
@@ -58,7 +58,7 @@ def spawn(seed, n: int) -> list[np.random.SeedSequence]:
     Raises
     ------
     TypeError
-        If ``seed`` is None, a bool or not an int / SeedSequence / Generator.
+        If ``seed`` is a bool or not None / an int / SeedSequence / Generator.
     ValueError
         If ``seed`` or ``n`` is negative.
 
@@ -71,7 +71,9 @@ def spawn(seed, n: int) -> list[np.random.SeedSequence]:
     """
     if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 0:
         raise ValueError(f"n: expected a non-negative int, got {_fmt(n)}")
-    if isinstance(seed, np.random.SeedSequence):
+    if seed is None:                  # fresh entropy from the operating system
+        root = np.random.SeedSequence()
+    elif isinstance(seed, np.random.SeedSequence):
         root = seed
     elif isinstance(seed, np.random.Generator):
         root = np.random.SeedSequence(int(seed.integers(2 ** 63)))

@@ -132,7 +132,7 @@ def select_min_leaf(train: pd.DataFrame, predictors: Sequence[str], target: str,
     from sklearn.model_selection import StratifiedKFold, cross_val_score
     folds = check_int(folds, "folds", minimum=2)
     gen = as_generator(rng)
-    seed = int(rng) if not isinstance(rng, np.random.Generator) and int(rng) < 2 ** 32 else int(gen.integers(2 ** 32))
+    seed = int(rng) if isinstance(rng, (int, np.integer)) and int(rng) < 2 ** 32 else int(gen.integers(2 ** 32))
     prep = _prepare(train, predictors, target, taxonomies)
     X = _features(prep.raw)
     cv = StratifiedKFold(folds, shuffle=True, random_state=seed)

@@ -145,6 +145,9 @@ def read_csv_rows(path, delimiter: str, converter, encoding: str = "utf-8-sig") 
     path = Path(path)
     if converter is not None and not callable(converter):
         raise TypeError(f"converter: expected a callable such as int, got {type(converter).__name__} {converter!r}")
+    if not isinstance(encoding, str) or not encoding:
+        raise TypeError(f"encoding: expected the name of a text encoding (a str such as 'utf-8'), got "
+                        f"{type(encoding).__name__} {encoding!r}")
     rows, lines = [], []
     try:
         with path.open(newline="", encoding=encoding) as fh:
@@ -154,11 +157,13 @@ def read_csv_rows(path, delimiter: str, converter, encoding: str = "utf-8-sig") 
                 lines.append(reader.line_num)
     except UnicodeDecodeError as exc:
         enc = "UTF-8" if encoding.lower().replace("_", "-") in ("utf-8-sig", "utf-8", "utf8") else encoding
-        raise HierarchyError(f"{path}: not {enc} text (byte {exc.object[exc.start:exc.start + 1]!r}: "
+        raise HierarchyError(f"encoding: {path} is not {enc} text (byte {exc.object[exc.start:exc.start + 1]!r}: "
                              f"{exc.reason}, after {len(rows)} complete row(s)); pass encoding= (e.g. "
                              "encoding='latin-1') or re-save the file as UTF-8") from None
     except LookupError:
         raise ValueError(f"encoding: unknown text encoding {encoding!r}") from None
+    if rows and rows[0] and rows[0][0].startswith("\ufeff"):     # a byte-order mark read as text
+        rows[0][0] = rows[0][0][1:]
     if converter is not None:
         converted = []
         for r, line in zip(rows, lines):

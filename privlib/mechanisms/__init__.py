@@ -115,18 +115,29 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     ``g``; its noise has the law of a discrete Laplace of scale at most
     ``(sensitivity + g) / eps`` (at most ``2**-10`` wider than ``Lap(sensitivity / eps)``).
 
+    Values are clamped to the public bound ``+-2**51 g`` (about ``2.2e12 * sensitivity``,
+    :data:`privlib.mechanisms._exact.CLAMP_BITS`; a rule that depends on ``sensitivity``
+    only: refusing a large value would itself reveal it), and the release to ``+-2**52 g``
+    (post-processing; noise that large has probability below ``exp(-2**7)``): above it the
+    float spacing is larger than the grid.
+
+    Accounting: for a sensitivity whose ratio ``sensitivity / g`` is an even integer (a power
+    of 2, for example: 1024 grid steps) two neighbouring values are at most 1024 grid steps
+    apart after rounding, while the noise is calibrated to 1025: the release is
+    ``eps * 1024 / 1025``-DP, slightly better than the ``eps`` charged (the safe side).
+
     Parameters
     ----------
     value : float or array_like
-        The true answer(s), finite, with ``|value| < 2**52 * g`` (about ``4.4e12 *
-        sensitivity``): above it the float spacing is larger than the grid and the noise's
-        low-order bits cannot be represented.
+        The true answer(s), finite; clamped to ``+-2**51 g`` (see above).
     eps : float
         Privacy budget, > 0.
     sensitivity : float
         L1 sensitivity of the query, > 0.
-    rng : int or numpy.random.Generator
-        Source of the noise (an int is a seed); only ``Generator.integers`` is called.
+    rng : None, int or numpy.random.Generator
+        Source of the noise; only ``Generator.integers`` is called.  ``None``: fresh entropy
+        from the operating system (a real release); an int seed makes the release a
+        reproducible demonstration, not a private release (the seed determines the noise).
 
     Returns
     -------
@@ -136,10 +147,11 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     Raises
     ------
     ValueError
-        If ``eps`` or ``sensitivity`` is not > 0, ``value`` holds NaN or inf, or ``|value|``
-        is too large for the noise to be represented (the message names the value and eps).
+        If ``eps`` or ``sensitivity`` is not > 0 or their noise cannot be represented (a
+        rule on ``eps`` and ``sensitivity`` only), or ``value`` holds NaN or inf.
     TypeError
-        If ``value`` is not numeric or ``rng`` is not an int or a Generator.
+        If ``value`` is not numeric (strings, numeric strings included, booleans) or ``rng``
+        is not None, an int or a Generator.
 
     Examples
     --------
@@ -148,14 +160,11 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     (2,)
     >>> laplace(10.0, eps=1.0, rng=5) == laplace(10.0, eps=1.0, rng=5)
     True
-    >>> try:
-    ...     laplace(2.0 ** 62, eps=1.0, rng=0)
-    ... except ValueError as err:
-    ...     print(str(err)[:66])
-    value: |value| = 4.611686018427388e+18 is too large for Laplace no
+    >>> abs(laplace(2.0 ** 62, eps=1.0, rng=0) - 2.0 ** 41) < 100      # clamped to 2**51 g = 2**41
+    True
     """
     laplace_scale(eps=eps, sensitivity=sensitivity)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     noisy = _grid_laplace(value, float(eps), float(sensitivity), gen)
     return float(noisy) if noisy.ndim == 0 else noisy
 
@@ -308,8 +317,18 @@ def _logits(u, eps, sensitivity, mu):
             logits = eps * ((u - top) / (2.0 * sensitivity))
         logits = np.where(np.isnan(logits), -np.inf, logits)
     if mu is not None:
-        with np.errstate(divide="ignore"):
-            logits = logits + np.log(mu)
+        mub = np.broadcast_to(mu, u.shape)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            logmu = np.log(mub)
+            # a zero weight excludes its candidate, even where its utility overflowed (no inf - inf)
+            logits = np.where(mub > 0, logits + logmu, -np.inf)
+    else:
+        logmu = np.zeros(u.shape)
+    pos = np.isposinf(logits)
+    if pos.any():                             # an overflow left: those candidates dominate the row;
+        rows = pos.any(axis=1)                # the limit law is the base measure among them
+        logits = logits.copy()
+        logits[rows] = np.where(pos[rows], logmu[rows], -np.inf)
     return logits
 
 
@@ -345,7 +364,7 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     1
     """
     p = exponential_probabilities(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
 
 
@@ -416,7 +435,7 @@ def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1
     if no_candidate.any():
         raise ValueError(f"utilities: row {int(np.flatnonzero(no_candidate)[0])} has no available candidate "
                          "(all utilities -inf or all weights 0)")
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     g = gen.gumbel(size=logits.shape)
     return np.argmax(logits + g, axis=1).astype(np.int64)
 
@@ -466,6 +485,11 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     :func:`discrete_laplace` (``eps / sensitivity`` read as an exact rational; a real
     sensitivity is allowed here).  ``value`` must be integer.
 
+    Accounting: two neighbouring integer answers differ by an integer, at most
+    ``floor(sensitivity)``; with a non-integer ``sensitivity`` (2.5, say) the release is
+    ``eps * floor(sensitivity) / sensitivity``-DP (0.8 eps at 2.5): more private than the
+    ``eps`` charged (the safe side).  Pass the integer sensitivity to spend exactly ``eps``.
+
     Parameters
     ----------
     value : int or array_like of int
@@ -496,7 +520,7 @@ def geometric(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     """
     eps = check_epsilon(eps)
     sensitivity = check_positive(sensitivity, "sensitivity")
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     arr = np.asarray(value)
     if arr.dtype.kind == "b" or not (np.issubdtype(arr.dtype, np.integer) or np.issubdtype(arr.dtype, np.floating)):
         raise ValueError(f"value: the geometric mechanism needs integer true answers, got dtype {arr.dtype}")

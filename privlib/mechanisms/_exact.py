@@ -30,6 +30,11 @@ __all__ = ["discrete_laplace", "snapping", "snapping_epsilon"]
 #: handles in int64 (uniform draws on ``[0, t)``).
 _T_MAX = 2 ** 62
 _I64 = np.iinfo(np.int64)
+#: Largest ``eps / sensitivity`` of the integer samplers (above it the rational's numerator would
+#: pass int64; the noise is 0 with probability ``1 - 2 exp(-2**40)`` anyway).
+_RATIO_MAX = 2 ** 40
+#: Largest |value| of :func:`discrete_laplace`: value + noise stays in int64.
+_INT64_SAFE = 2 ** 62
 
 
 def _bern_exp(gen, num, t):
@@ -75,6 +80,10 @@ def _eps_rational(eps, sensitivity):
     ``sensitivity / 2**62`` -- a smaller eps, so the release stays eps-DP."""
     from fractions import Fraction
     r = Fraction(eps) / Fraction(sensitivity)
+    if r > _RATIO_MAX:
+        raise ValueError(f"eps: eps / sensitivity = {float(r):.6g} is above 2**40; expected a finite budget "
+                         f"with eps / sensitivity <= 2**40 (the noise is already 0 with probability "
+                         f"1 - 2 exp(-2**40) there)")
     if r.denominator > _T_MAX:
         r = Fraction(int(r * _T_MAX), _T_MAX)
         if r == 0:
@@ -182,8 +191,9 @@ def discrete_laplace(values: ArrayLike, *, eps: float, sensitivity: int = 1,
         ``values`` not integer-valued (bool, string, object dtype), ``sensitivity`` not an
         integer, ``rng`` not an int or a Generator.
     ValueError
-        Non-integral or non-finite float values, a bad ``eps`` or ``sensitivity``, or
-        ``value + noise`` outside int64 (the error names the position and the value).
+        Non-integral or non-finite float values, a bad ``eps`` or ``sensitivity``, or values
+        beyond ``+-2**62`` (checked before any noise is drawn; the message prints neither a
+        value nor its noise).
 
     References
     ----------
@@ -202,16 +212,17 @@ def discrete_laplace(values: ArrayLike, *, eps: float, sensitivity: int = 1,
     """
     eps = check_epsilon(eps)
     sensitivity = check_int(sensitivity, "sensitivity", minimum=1)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     arr = _integer_values(values)
     s, t = _eps_rational(eps, sensitivity)
+    if arr.size and (arr.max() > _INT64_SAFE or arr.min() < -_INT64_SAFE):
+        # a rule on the value alone, checked before any noise is drawn, that names no value:
+        # value + noise must fit in int64 whatever the noise (|noise| > 2**62 has probability
+        # below exp(-2**62 eps / sensitivity))
+        raise ValueError(f"values: expected integers within +-2**62 (so that value + noise fits in int64); "
+                         f"{int(np.count_nonzero((arr > _INT64_SAFE) | (arr < -_INT64_SAFE)))} value(s) outside")
     z = _discrete_laplace_noise(gen, arr.size, s, t).reshape(arr.shape)
-    over = np.where(z > 0, arr > _I64.max - np.maximum(z, 0), arr < _I64.min - np.minimum(z, 0))
-    if over.any():
-        i = int(np.argmax(over.ravel()))
-        raise ValueError(f"values: value {int(arr.flat[i])} + noise {int(z.flat[i])} at position {i} overflows "
-                         "int64; expected values further from +-2**63")
-    out = arr + z
+    out = arr + np.clip(z, 1 - _INT64_SAFE, _INT64_SAFE - 1)   # post-processing; probability ~0 of a clip
     return int(out) if out.ndim == 0 else out
 
 
@@ -355,7 +366,7 @@ def snapping(value: ArrayLike, *, eps: float, bound: float, sensitivity: float =
     True
     """
     eps, bound, sensitivity, lam = _snapping_check(eps, bound, sensitivity)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     x = _finite_values(value)
     big_lam = _power_of_two_at_least(lam)
     u = _uniform_doubles(gen, x.size).reshape(x.shape)
@@ -368,11 +379,14 @@ def snapping(value: ArrayLike, *, eps: float, bound: float, sensitivity: float =
 
 def _finite_values(value, name="value"):
     try:
-        x = np.asarray(value, dtype=float)
+        raw = np.asarray(value)
     except (TypeError, ValueError):
         raise TypeError(f"{name}: expected numbers, got {type(value).__name__} {_fmt(value)}") from None
-    if np.asarray(value).dtype.kind == "b":
+    if raw.dtype.kind == "b":
         raise TypeError(f"{name}: expected numbers, got booleans {_fmt(value)}")
+    if raw.dtype.kind not in "iuf":        # strings (numeric ones too), bytes, objects, complex
+        raise TypeError(f"{name}: expected numbers (int or float), got dtype {raw.dtype} {_fmt(value)}")
+    x = raw.astype(float)
     if not np.all(np.isfinite(x)):
         raise ValueError(f"{name}: contains NaN or inf; expected finite true answers")
     return x
@@ -381,18 +395,22 @@ def _finite_values(value, name="value"):
 #: ``laplace`` works on a grid of ``2**-GRID_BITS`` times the sensitivity (rounded down to a
 #: power of 2): the noise scale grows by at most ``2**-GRID_BITS``.
 GRID_BITS = 10
+#: ``laplace`` clamps values to ``+-2**CLAMP_BITS`` grid steps (a public bound: it depends on
+#: the sensitivity only), and its releases to ``+-2**52`` grid steps (exact floats).
+CLAMP_BITS = 51
 
 
 def _grid_laplace(value, eps, sensitivity, gen):
     """The engine of :func:`privlib.mechanisms.laplace` (see there): exact, eps-DP."""
     x = _finite_values(value)
-    g = math.ldexp(1.0, math.frexp(sensitivity)[1] - 1 - GRID_BITS)    # 2**(floor(log2 sens) - 10)
-    limit = math.ldexp(g, 52)
-    if x.size and np.abs(x).max() >= limit:
-        raise ValueError(f"value: |value| = {float(np.abs(x).max())!r} is too large for Laplace noise at eps={eps!r}, "
-                         f"sensitivity={sensitivity!r}: the released value (a multiple of the grid {g!r}) must be "
-                         f"an exact float, so |value| < 2**52 * grid = {limit!r} (above it the float spacing hides "
-                         "the noise's low-order bits); expected a smaller value, or integers with discrete_laplace")
+    e = math.frexp(sensitivity)[1]
+    if e - 1 - GRID_BITS + 52 > 1023:              # 2**52 grid steps must stay a finite float
+        raise ValueError(f"sensitivity: expected a sensitivity below 2**{1024 - 52 + GRID_BITS} "
+                         f"(about 1.6e295; its grid of 2**52 steps must stay a finite float), got {sensitivity!r}")
+    g = math.ldexp(1.0, e - 1 - GRID_BITS)          # 2**(floor(log2 sens) - 10)
+    # a public clamp, not a refusal: whether a value is refused would itself depend on the data
+    bound = math.ldexp(g, CLAMP_BITS)
+    x = np.clip(x, -bound, bound)
     k = np.rint(x / g).astype(np.int64)             # x / g is exact: g is a power of 2
     sens_k = math.floor(sensitivity / g) + 1        # |k - k'| <= sensitivity / g + 1 for neighbours
     if sens_k / eps > 2.0 ** 44:                    # P(|Z| > 2**52 grid steps) would pass exp(-2**8)
@@ -401,7 +419,7 @@ def _grid_laplace(value, eps, sensitivity, gen):
                          f"exact float; expected eps >= {sens_k * 2.0 ** -44!r}")
     s, t = _eps_rational(eps, sens_k)
     out = k + _discrete_laplace_noise(gen, k.size, s, t).reshape(k.shape)
-    if out.size and np.abs(out).max() > 2 ** 53:    # pragma: no cover - noise above 2**52 grid steps
-        raise ValueError(f"eps: the Laplace noise at eps={eps!r} passed 2**52 grid steps and cannot be released "
-                         "exactly; use a larger eps")
+    # post-processing to the exactly representable range (noise above 2**51 grid steps has
+    # probability below exp(-2**7)): no refusal that depends on the noise either
+    out = np.clip(out, -(1 << 52), 1 << 52)
     return out.astype(np.float64) * g

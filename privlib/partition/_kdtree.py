@@ -188,7 +188,7 @@ def private_medians(codes: ArrayLike, node: ArrayLike, lower: ArrayLike, upper: 
     """
     eps = check_epsilon(eps)
     z, k, lo, hi = _check_nodes(codes, node, lower, upper)
-    return _private_medians(z, k, lo.size, lo, hi, eps, as_generator(rng))
+    return _private_medians(z, k, lo.size, lo, hi, eps, as_generator(rng, release=True))
 
 
 def median_cut_probabilities(codes: ArrayLike, node: ArrayLike, lower: ArrayLike, upper: ArrayLike, *,
@@ -243,8 +243,9 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     Private median (the exponential-mechanism median of Cormode et al. 2012, Section 4.1,
     on a discrete domain): the candidates are the integer cut points ``c`` of the node's
     range ``[lo, hi - 1]`` along the split QI (left child ``<= c``); candidate ``c`` has
-    utility ``-| #{x <= c} - n_node / 2 |`` (sensitivity 1: adding or removing one record
-    changes it by at most 1/2) and is drawn from the exponential mechanism's distribution
+    utility ``-| #{x <= c} - n_node / 2 |`` (adding or removing one record changes it by at
+    most 1/2; calibrated to sensitivity 1, as Cormode et al., so each median is in fact
+    ``eps_median / 2``-DP while the ledger charges ``eps_median``: the safe side) and is drawn from the exponential mechanism's distribution
     (:func:`privlib.mechanisms.exponential_probabilities`) with ``eps_median``.  The utility
     is constant between consecutive record codes, so the draw picks such a run of cuts with
     weight ``length * exp(eps_median * u / 2)`` (Gumbel-max, every node of a level at once)
@@ -317,7 +318,7 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     eps = check_epsilon(eps)
     height = check_int(height, "height", minimum=0, maximum=30)
     median_fraction = check_probability(median_fraction, "median_fraction", high_open=True)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
     values, s = _sensitive_codes(df, sa, sa_values)
     if domain is None:
@@ -363,8 +364,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         if leaf_idx.size:
             true_hist = _group_hist(node_of, s, m, S, w)[leaf_idx].astype(np.int64)
             eps_leaf = eps - spent[leaf_idx]
-            ledger = ledger + Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
-                                                paths=[paths[li] for li in leaf_idx.tolist()])
+            ledger = Ledger.concat(ledger, Ledger.from_calls("laplace", eps_leaf, "path", detail=_LEAF_DETAIL,
+                                                paths=[paths[li] for li in leaf_idx.tolist()]))
             noisy = np.empty(true_hist.shape)
             for e in np.unique(eps_leaf):                        # usually one group: all leaves at depth `height`
                 rows = eps_leaf == e
@@ -385,8 +386,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
                 chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
                                           eps_med, gen, None if w is None else w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
-                ledger = ledger + Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
-                                                    paths=[paths[node] for node in sel.tolist()], detail=detail)
+                ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
+                                                    paths=[paths[node] for node in sel.tolist()], detail=detail))
             else:
                 chosen = (lo + hi - 1) // 2
             thr[np.searchsorted(sp, sel)] = chosen

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import numbers
 import os
 import re
 from dataclasses import dataclass, field
@@ -55,7 +56,8 @@ TOLERANCE_POLICY = (
     "does in every seed, and is fragile otherwise."
 )
 
-_NUMBER = re.compile(r"^[+-]?(\d[\d,]*)?(\.(\d*))?([eE][+-]?\d+)?%?$")
+#: a comma only separates thousands ("1,005"): "0,375" (a decimal comma) is not a printed number
+_NUMBER = re.compile(r"^[+-]?([1-9]\d{0,2}(?:,\d{3})+|\d+)?(\.(\d*))?([eE][+-]?\d+)?%?$")
 
 # The comparisons of the first scorecards (kept so that older calls keep their meaning).
 _LEGACY = "untyped"
@@ -146,7 +148,11 @@ def status(source: object, ours: object, *, tolerance: float = 0.0, compare: str
             raise TypeError(f"ours: a 'holds' claim needs a boolean, got {type(ours).__name__} {ours!r}")
         return "agrees" if bool(ours) else "differs"
     tol = check_positive(tolerance, "tolerance", allow_zero=True)
+    if isinstance(ours, (bool, np.bool_)) or not isinstance(ours, (numbers.Real, np.integer, np.floating)):
+        raise TypeError(f"ours: a {compare!r} claim needs a number, got {type(ours).__name__} {_fmt(ours)}")
     ours = float(ours)
+    if not math.isfinite(ours):
+        raise ValueError(f"ours: expected a finite number (NaN: not computed), got {ours!r}")
     if compare == "range":
         lo, hi = (float(_parse_printed(x) if isinstance(x, str) else x) for x in source)
         ok = lo - tol <= ours <= hi + tol
@@ -351,6 +357,14 @@ class Scorecard:
     #: the registry of readings the rows come from (:meth:`from_readings`), or None
     readings: pd.DataFrame | None = field(default=None, repr=False)
     _readings_directory: object = field(default=None, repr=False)
+
+    def __post_init__(self):
+        if self.readings is not None:      # the registry's rules hold however the card is built
+            from ._registry import validate_readings
+            if not isinstance(self.readings, pd.DataFrame):
+                raise TypeError(f"readings: expected a registry DataFrame (load_readings), got "
+                                f"{type(self.readings).__name__}")
+            self.readings = validate_readings(self.readings.astype(str), chapter=str(self.chapter))
 
     # ------------------------------------------------------------------ from a registry
     @classmethod

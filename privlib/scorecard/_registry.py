@@ -189,7 +189,7 @@ def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry", choi
                     ok = False
                 if not ok:
                     bad.append(f"tolerance must be 'printed' or a number >= 0, got {r.tolerance!r}")
-        if r.seeds and not (r.seeds.isdigit() and int(r.seeds) >= MIN_SEEDS):
+        if r.seeds and not (r.seeds.isascii() and r.seeds.isdigit() and int(r.seeds) >= MIN_SEEDS):
             bad.append(f"seeds must be a whole number >= {MIN_SEEDS}, got {r.seeds!r}")
         if r.seeds and r.compare == "table":
             bad.append("a table claim is not judged over seeds (give one row per seed-dependent value)")
@@ -250,7 +250,11 @@ def load_readings(chapter: str, /, *, directory: str | os.PathLike | None = None
     path = directory / f"{chapter}.csv"
     if not path.exists():
         raise FileNotFoundError(f"chapter: no registry of readings for {chapter!r} at {path}")
-    frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    try:
+        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"chapter: the registry {path} is not UTF-8 text (byte "
+                         f"{exc.object[exc.start:exc.start + 1]!r} at offset {exc.start}); re-save it as UTF-8") from None
     return validate_readings(frame, chapter=chapter, choices=load_choices(directory=directory),
                              pending=RULES_PENDING.get(chapter, ()))
 
@@ -360,6 +364,11 @@ def claim_from_reading(card: Scorecard, rid: str, ours: object, *, note: str = "
                          "register the number of seeds before computing")
     if isinstance(ours, (str, bytes)) or ours is None:
         raise TypeError(f"ours: {rid!r} needs a computed number or boolean, got {_fmt(ours)}")
+    if isinstance(ours, Seeds):
+        gaps = [i for i, v in enumerate(ours) if v is None or (isinstance(v, (float, np.floating)) and not math.isfinite(v))]
+        if gaps:
+            raise ValueError(f"ours: {rid!r} has no finite value in seed(s) {gaps} (NaN, inf or None); expected "
+                             f"a computed value in every seed")
     if compare == "holds":
         source, tol = True, 0.0
     elif compare == "range":
@@ -374,6 +383,15 @@ def claim_from_reading(card: Scorecard, rid: str, ours: object, *, note: str = "
     return claim
 
 
+def _cells(ours, rid) -> np.ndarray:
+    """The table's computed cells as floats; strings, objects and booleans are refused."""
+    arr = np.asarray(ours)
+    if arr.dtype.kind not in "iuf":
+        raise TypeError(f"ours: {rid!r} needs computed numbers in every cell, got dtype {arr.dtype} "
+                        f"{_fmt(ours)}")
+    return arr.astype(float)
+
+
 def table_from_reading(card: Scorecard, rid: str, ours: ArrayLike, *, source=None, note: str = "") -> Claim:
     r = _reading(card, rid)
     if r["compare"] != "table":
@@ -382,9 +400,9 @@ def table_from_reading(card: Scorecard, rid: str, ours: ArrayLike, *, source=Non
         if not r["source"]:
             raise ValueError(f"source: {rid!r} has no cells in the registry; pass the source's cells")
         source = [x.strip() for x in r["source"].split(";")]
-        mine = np.asarray(ours, dtype=float).ravel()
+        mine = _cells(ours, rid).ravel()
     else:
-        mine = np.asarray(ours, dtype=float)
+        mine = _cells(ours, rid)
     tolerance = "printed" if r["tolerance"] == "printed" else float(r["tolerance"])
     from ._card import Scorecard as _Card
     scratch = _Card(card.chapter)

@@ -155,7 +155,7 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
         raise TypeError(f"settings: expected OTMSettings, got {type(settings).__name__}")
     check_commuting_data(data)
     chunk = check_int(chunk, "chunk", minimum=1)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     geo = data.geography
     wp = data.workplaces
     W = len(wp)

@@ -113,7 +113,7 @@ def synthesize_table(counts: pd.DataFrame | np.ndarray, *, eps: float, rng: int 
     if n.max() >= 2.0 ** 53:
         raise ValueError(f"counts: expected counts below 2**53 (exact in float64), got a maximum of {n.max():.6g}")
     n = n.astype(np.int64)
-    gen = as_generator(rng)
+    gen = as_generator(rng, release=True)
     if totals is None:
         warn_privacy_leak("synthesize_table: no public `totals` were given, so the group sizes of the data are "
                           "published as they are (outside the privacy budget); pass totals=")
