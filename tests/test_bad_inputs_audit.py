@@ -114,12 +114,12 @@ def _registry(tmp_path, **over):
 
 
 def test_record_refuses_nan_seeds_inf_and_bools(tmp_path):
-    write_readings("probe", _registry(tmp_path, seeds="5"), directory=tmp_path)
+    write_readings("probe", _registry(tmp_path, seeds="20"), directory=tmp_path)
     card = Scorecard.from_readings("probe", directory=tmp_path)
     with pytest.raises(ValueError, match="ours.*seed"):
-        card.record("r1", Seeds([np.nan] * 5))
+        card.record("r1", Seeds([np.nan] * 20))
     with pytest.raises(ValueError, match="ours.*seed"):
-        card.record("r1", Seeds([0.9, 0.9, np.inf, 0.9, 0.9]))
+        card.record("r1", Seeds([0.9, 0.9, np.inf] + [0.9] * 17))
     with pytest.raises(ValueError, match="without a value"):
         card.check_complete()                                      # still missing: refused
     write_readings("probe2", _registry(tmp_path), directory=tmp_path)

@@ -219,7 +219,7 @@ def test_bad_types():
     with pytest.raises(ValueError, match="grid"):
         sweep(SETUP, WL, {"nope": [1.0]}, seed=0, n_seeds=1)
     with pytest.raises(TypeError, match="seed"):
-        sweep(SETUP, WL, {"laplace": [1.0]}, seed=None, n_seeds=1)
+        sweep(SETUP, WL, {"laplace": [1.0]}, seed="0", n_seeds=1)
 
 
 def test_information_losses_hand_checked():

@@ -319,8 +319,8 @@ def test_bad_input_other():
     with pytest.raises(ValueError, match="genre\\(s\\) \\['B'\\] are not among"):
         R.rating_observations(pd.DataFrame({"user": [1], "genres": ["A|B"], "rating": [3.0]}), granularity="5-star",
                               categories=["A"])
-    with pytest.raises(TypeError, match="rng: expected an int seed"):
-        R.swap(obs, ["x"], rng=None)
+    with pytest.raises(TypeError, match="rng: expected None .fresh entropy., an int seed"):
+        R.swap(obs, ["x"], rng="0")
 
 
 def test_category_prediction_matches_expected_ranks():

@@ -175,7 +175,7 @@ def choice_problems(frame: pd.DataFrame, choices: pd.DataFrame | None, *, chapte
         if r.seeds and r.kind in ("reproduction", "calibration") and "seeds" not in pending:
             costly = bool(r.seed_seconds) and _float(r.seed_seconds) > COSTLY_SECONDS
             need = MIN_COSTLY_SEEDS if costly else MIN_NOISE_SEEDS
-            if r.seeds.isdigit() and int(r.seeds) < need:
+            if r.seeds.isascii() and r.seeds.isdigit() and int(r.seeds) < need:
                 bad.append(f"a noise-dependent {r.kind} row is judged over at least {need} seeds"
                            + ("" if costly else f" ({MIN_COSTLY_SEEDS} if seed_seconds > {COSTLY_SECONDS:g})")
                            + f", got {r.seeds}")
