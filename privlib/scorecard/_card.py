@@ -360,11 +360,16 @@ class Scorecard:
 
     def __post_init__(self):
         if self.readings is not None:      # the registry's rules hold however the card is built
+            from ._multiverse import RULES_PENDING
+            from ._multiverse import load_choices
             from ._registry import validate_readings
             if not isinstance(self.readings, pd.DataFrame):
                 raise TypeError(f"readings: expected a registry DataFrame (load_readings), got "
                                 f"{type(self.readings).__name__}")
-            self.readings = validate_readings(self.readings.astype(str), chapter=str(self.chapter))
+            self.readings = validate_readings(
+                self.readings.astype(str), chapter=str(self.chapter),
+                choices=load_choices(directory=self._readings_directory),
+                pending=RULES_PENDING.get(str(self.chapter), ()))
 
     # ------------------------------------------------------------------ from a registry
     @classmethod
