@@ -152,7 +152,12 @@ def status(source: object, ours: object, *, tolerance: float = 0.0, compare: str
         raise TypeError(f"ours: a {compare!r} claim needs a number, got {type(ours).__name__} {_fmt(ours)}")
     ours = float(ours)
     if not math.isfinite(ours):
-        raise ValueError(f"ours: expected a finite number (NaN: not computed), got {ours!r}")
+        # an infinite value ("no point gets there") can only make a claim differ: it is refused
+        # where the comparison would count it as agreement (inf "at least 0.8")
+        if (compare, ours > 0) in (("at_least", True), ("at_most", False)):
+            raise ValueError(f"ours: expected a finite number (an infinite value would agree with an "
+                             f"{compare!r} claim), got {ours!r}")
+        return "differs"
     if compare == "range":
         lo, hi = (float(_parse_printed(x) if isinstance(x, str) else x) for x in source)
         ok = lo - tol <= ours <= hi + tol
