@@ -173,10 +173,10 @@ def test_record_table_with_a_string_cell_names_ours(tmp_path):
 def test_an_infinite_value_only_makes_a_claim_differ():
     # "no point gets there" (inf) differs from "about 60"; it may never agree with "at least 0.8"
     from privlib.scorecard import status
-    assert status(float("inf"), 60, compare="abs", tolerance=5) == "differs"
-    assert status(float("inf"), 0.8, compare="at_most") == "differs"
-    assert status(float("-inf"), 0.8, compare="at_least") == "differs"
+    assert status(60, float("inf"), compare="abs", tolerance=5) == "differs"
+    assert status(0.8, float("inf"), compare="at_most") == "differs"
+    assert status(0.8, float("-inf"), compare="at_least") == "differs"
     with pytest.raises(ValueError, match="ours"):
-        status(float("inf"), 0.8, compare="at_least")
+        status(0.8, float("inf"), compare="at_least")
     with pytest.raises(ValueError, match="ours"):
-        status(float("-inf"), 0.8, compare="at_most")
+        status(0.8, float("-inf"), compare="at_most")
