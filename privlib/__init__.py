@@ -29,13 +29,13 @@ Modules, by layer (a module imports only from its own layer or below; see ``ARCH
 ``import privlib`` is cheap: the modules are imported when first used (``privlib.partition``
 imports :mod:`privlib.partition` on first access, :pep:`562`).  The ledger types of
 :mod:`privlib.accounting` are re-exported here, as are :class:`PrivacyLeakWarning`,
-:class:`SeedReuseWarning` and :func:`demonstration`.
+``SeedReuseWarning`` and ``demonstration``.
 
 Randomness: every function that draws takes a required ``rng``.  ``rng=None`` draws fresh
 entropy from the operating system -- the choice for a real release.  An int seed makes a
 release reproducible, and so a demonstration, not a private release (whoever knows or guesses
 the seed knows the noise); reusing one int seed for two DP releases warns
-(:class:`SeedReuseWarning`) unless inside :func:`demonstration`.
+(``SeedReuseWarning``) unless inside ``demonstration``.
 
 Examples
 --------

@@ -91,7 +91,7 @@ class LedgerEntry:
         Free text: the step of the algorithm ("Algorithm 1, line 9"), the node, the attribute.
     scope : int
         The computation the call belongs to (>= 0): parallel groups and trees are formed
-        within a scope; scopes compose sequentially (see :meth:`Ledger.__add__`).
+        within a scope; scopes compose sequentially (see ``Ledger.__add__``).
 
     Raises
     ------

@@ -89,7 +89,7 @@ def hierarchical_histogram(counts: ArrayLike, *, eps: float, branching: int = 2,
     ------
     TypeError, ValueError
         For counts that are not a non-empty one-dimensional array of non-negative integers, a
-        bad ``eps`` or ``branching``, or a tree of more than :data:`MAX_NODES` nodes.
+        bad ``eps`` or ``branching``, or a tree of more than ``MAX_NODES`` nodes.
 
     Examples
     --------

@@ -160,7 +160,7 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
         As for :func:`privlib.partition.mondrian`.
     max_cells : int, optional
         The most distinct cells brought into memory; default: what fits in half the memory
-        available now (:data:`_CELL_BYTES` bytes per cell and column).  The distinct cells are
+        available now (``_CELL_BYTES`` bytes per cell and column).  The distinct cells are
         counted on the cluster first, before anything is built.
 
     Returns

@@ -132,7 +132,7 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
         a value outside it is an error.  Split points are drawn on the public grid
         ``low + k * step`` (``k`` an integer): by default ``step = 1`` when ``low`` and
         ``high`` are integers at least 2 apart, else a power of 2 near ``2**-20 (high - low)``
-        (:data:`privlib.diffgen._encoding.GRID_BITS`).
+        (``GRID_BITS``).
     eps : float
         Privacy budget, > 0.
     h : int

@@ -51,7 +51,7 @@ def hierarchical_release(setup: Setup, eps: float, *, rng: int | np.random.Gener
     """Hay et al. (2010)'s hierarchical histogram of every QI cell x SA count of the public domain.
 
     The counts are flattened in the mixed-radix order of the domain (the SA varying fastest), the
-    leaves of a :data:`HIERARCHICAL_BRANCHING`-ary tree whose every node count carries exact
+    leaves of a ``HIERARCHICAL_BRANCHING``-ary tree whose every node count carries exact
     discrete Laplace noise (:func:`privlib.hierarchical.hierarchical_histogram`); the consistent
     leaf counts after constrained inference are released.  eps-DP under add/remove.
 
@@ -196,7 +196,7 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
         ``beta_<attacker>`` (raw: accuracy / rho - 1) for every attacker of :data:`ATTACKERS`
         but naive Bayes (:func:`measure` gives it); for naive Bayes ``beta_top`` (on the 10 %
         most confident guesses, against the same rho), ``beta_class_max`` (the largest
-        per-occupation gain over occupations held by at least :data:`CLASS_MIN_SHARE` of the
+        per-occupation gain over occupations held by at least ``CLASS_MIN_SHARE`` of the
         records: mean belief in the true occupation over its share, minus 1) and
         ``log_odds_q99`` / ``log_odds_max`` (the 99th percentile and maximum over records of the
         log ratio of posterior to prior odds of the true occupation); ``linkage`` (share of

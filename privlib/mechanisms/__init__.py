@@ -116,7 +116,7 @@ def laplace(value: ArrayLike, *, eps: float, sensitivity: float = 1.0,
     ``(sensitivity + g) / eps`` (at most ``2**-10`` wider than ``Lap(sensitivity / eps)``).
 
     Values are clamped to the public bound ``+-2**51 g`` (about ``2.2e12 * sensitivity``,
-    :data:`privlib.mechanisms._exact.CLAMP_BITS`; a rule that depends on ``sensitivity``
+    ``CLAMP_BITS``; a rule that depends on ``sensitivity``
     only: refusing a large value would itself reveal it), and the release to ``+-2**52 g``
     (post-processing; noise that large has probability below ``exp(-2**7)``): above it the
     float spacing is larger than the grid.

@@ -35,7 +35,7 @@ column             meaning
 ``seed_seconds``   the cost of one seed on 2 cores, when above 5 s (then 10 seeds suffice)
 ================== ==================================================================================
 
-**Choice sets, calibrations and intervals** (:mod:`privlib.scorecard._multiverse`).  The book's
+**Choice sets, calibrations and intervals** (``privlib.scorecard._multiverse``).  The book's
 choice sets are ``book/scorecards/readings/choices.csv`` (``chapter, choice, option, why``;
 :func:`load_choices`).  A claim tested under every option of a choice has one registry row per
 option (``choice``, ``option``, ``of``); the scorecard adds one row for the claim (id ``of``)

@@ -283,7 +283,7 @@ class Claim:
     variant: str = ""
     reading: str = ""
     cause: str = ""
-    #: a choice set's option row (:mod:`privlib.scorecard._multiverse`): its choice, option, the
+    #: a choice set's option row (``privlib.scorecard._multiverse``): its choice, option, the
     #: claim it is an option of; the argument that the row can fail; a calibration's justification
     choice: str = ""
     option: str = ""

@@ -109,7 +109,7 @@ def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry", choi
     Notes
     -----
     The rules of choice sets, calibrations, ``can_fail`` and seeds of noise-dependent
-    reproduction rows are those of :mod:`privlib.scorecard._multiverse`.
+    reproduction rows are those of ``privlib.scorecard._multiverse``.
 
     Raises
     ------
