@@ -336,7 +336,7 @@ def _class_counts(data, qi, sa, sa_values):
     """``(keys, counts, domain)`` of :func:`privlib.models.class_counts`, from the cells."""
     from scipy import sparse
 
-    from .models import _domain_codes
+    from .models._classes import _domain_codes
 
     cells, w = _weighted(data, qi, sa)
     if cells[qi].isna().any().any() or cells[sa].isna().any():

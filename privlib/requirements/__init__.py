@@ -40,7 +40,7 @@ import pandas as pd
 from .._validation import check_in, check_int, check_positive, check_probability
 from ..closeness import DISTANCES, ground_distance
 from ..hierarchy import Hierarchy
-from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements, requirement_table
+from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements
 from ._beta import BetaLikeness
 
 if TYPE_CHECKING:
@@ -437,3 +437,29 @@ class TCloseness(Requirement):
         ndarray of bool, shape (m,)
         """
         return self.distances(sizes, counts, q=q) <= self.t + 1e-12
+
+
+def requirement_table() -> pd.DataFrame:
+    """The privacy models of :mod:`privlib.requirements`, read from the code: one row per
+    :class:`Requirement` subclass with what it needs, whether it is monotone and what it measures
+    (the docs' table of models is this table, checked by ``tests/test_requirement_protocol.py``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``needs``, ``monotone``, ``measure``, ``source`` (the first line of the
+        class docstring), sorted by model name.
+
+    Examples
+    --------
+    >>> t = requirement_table()
+    >>> t.loc[t["model"] == "KAnonymity", ["needs", "monotone"]].values.tolist()
+    [['sizes', True]]
+    """
+    rows = []
+    for name in __all__:
+        c = globals()[name]
+        if isinstance(c, type) and issubclass(c, Requirement) and c is not Requirement:
+            rows.append(dict(model=name, needs=c.needs, monotone=c.monotone, measure=c.measure_name,
+                             source=(c.__doc__ or "").strip().splitlines()[0]))
+    return pd.DataFrame(rows).sort_values("model", kind="stable").reset_index(drop=True)

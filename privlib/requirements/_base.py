@@ -10,7 +10,7 @@ import pandas as pd
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["Requirement", "requirement_table", "as_requirements"]
+__all__ = ["Requirement", "as_requirements"]
 
 #: What a requirement reads, from least to most: the class sizes; the classes x sensitive values
 #: counts; the counts and the table's sensitive distribution (the reference).
@@ -159,33 +159,6 @@ class Requirement:
         True
         """
         return bool(np.asarray(self.satisfied(sizes, counts, q=q)).all())
-
-
-def requirement_table() -> pd.DataFrame:
-    """The privacy models of :mod:`privlib.requirements`, read from the code: one row per
-    :class:`Requirement` subclass with what it needs, whether it is monotone and what it measures
-    (the docs' table of models is this table, checked by ``tests/test_requirement_protocol.py``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``model``, ``needs``, ``monotone``, ``measure``, ``source`` (the first line of the
-        class docstring), sorted by model name.
-
-    Examples
-    --------
-    >>> t = requirement_table()
-    >>> t.loc[t["model"] == "KAnonymity", ["needs", "monotone"]].values.tolist()
-    [['sizes', True]]
-    """
-    import privlib.requirements as R
-    rows = []
-    for name in R.__all__:
-        c = getattr(R, name)
-        if isinstance(c, type) and issubclass(c, Requirement) and c is not Requirement:
-            rows.append(dict(model=name, needs=c.needs, monotone=c.monotone, measure=c.measure_name,
-                             source=(c.__doc__ or "").strip().splitlines()[0]))
-    return pd.DataFrame(rows).sort_values("model", kind="stable").reset_index(drop=True)
 
 
 def as_requirements(requirements: Requirement | Sequence[Requirement], /) -> list:
