@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport, l_diversity_counts, t_closeness_counts
+from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport, t_closeness_counts
 from .partition import Decomposition
 from .release import InformationLoss
 
@@ -453,20 +453,12 @@ def dask_l_diversity(data: Any, qi: Sequence[str], sa: str, *, kind: str = "dist
     >>> dask_l_diversity(t, ["zip"], "disease").l
     2
     """
-    from .models import _l_requirement
+    from .models import _l_report, _l_requirement
 
-    c = _l_requirement(kind, c).c
-    c = None if c is None else float(c)
+    _l_requirement(kind, c)                      # the options checked before any counting
     qi = _check_data(data, qi, "qi")
     keys, counts, _ = _class_counts(data, qi, sa, None)
-    vals = l_diversity_counts(counts, kind=kind, c=c)
-    per = pd.Series(vals, index=keys, name=f"{kind} l")
-    real = kind in ("entropy", "frequency")
-    if not real:
-        per = per.astype(int)
-    lval = per.min()
-    return LDiversityReport(l=(float(lval) if real else int(lval)), kind=kind,
-                            c=(c if kind == "recursive" else None), per_class=per)
+    return _l_report(keys, counts, kind=kind, c=c)
 
 
 def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "equal",

@@ -201,15 +201,6 @@ def k_anonymity(df: pd.DataFrame, qi: Sequence[str]) -> KAnonymityReport:
 
 
 # ---------------------------------------------------------------------------- l-diversity
-def _recursive_l(sorted_desc: np.ndarray, c: float) -> np.ndarray:
-    """Largest l with ``r_1 < c * (r_l + ... + r_m)`` per row (0 if none); rows sorted descending."""
-    tails = np.cumsum(sorted_desc[:, ::-1], axis=1)[:, ::-1]  # tails[:, j] = r_{j+1} + ... + r_m
-    ok = sorted_desc[:, :1] < c * tails                       # ok[:, j]: l = j + 1 satisfies
-    ok &= sorted_desc > 0                                      # l cannot exceed the distinct values
-    # ok is monotone (True then False) along a row, so the count of True is the largest l
-    return ok.sum(axis=1)
-
-
 def _l_requirement(kind: str, c) -> LDiversity:
     """Validate ``kind`` and ``c`` through the requirement object (one vocabulary, one set of checks)."""
     return LDiversity(1, kind=kind, c=c)
@@ -252,27 +243,9 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     >>> l_diversity_counts(counts, kind="entropy").round(3).tolist()
     [2.872, 1.649]
     """
-    c = _l_requirement(kind, c).c
-    c = None if c is None else float(c)
+    req = _l_requirement(kind, c)
     cm, sizes = _as_counts(counts)
-    if kind == "distinct":
-        return np.asarray((cm > 0).sum(axis=1)).ravel().astype(float)
-    if kind == "frequency":
-        return sizes / cm.max(axis=1).toarray().ravel()
-    if kind == "entropy":
-        p = cm.multiply(1.0 / sizes[:, None]).tocsr()
-        plogp = p.copy()
-        plogp.data = np.where(p.data > 0, p.data * np.log(np.where(p.data > 0, p.data, 1.0)), 0.0)
-        h = -np.asarray(plogp.sum(axis=1)).ravel()
-        return np.exp(h)
-    # recursive: sort each class's counts descending, in blocks of rows
-    n, m = cm.shape
-    out = np.empty(n)
-    step = max(1, _BLOCK_CELLS // m)
-    for s in range(0, n, step):
-        block = -np.sort(-cm[s:s + step].toarray(), axis=1)
-        out[s:s + step] = _recursive_l(block, c)
-    return out
+    return req.values(sizes, cm)
 
 
 def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "distinct",
@@ -312,9 +285,15 @@ def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "di
     >>> round(l_diversity(t, ["zip"], "disease", kind="frequency").l, 3)
     1.333
     """
+    _l_requirement(kind, c)                      # the options checked before the table
+    keys, counts, _ = class_counts(df, qi, sa)
+    return _l_report(keys, counts, kind=kind, c=c)
+
+
+def _l_report(keys, counts, *, kind: str, c) -> LDiversityReport:
+    """The report of :func:`l_diversity` from the classes' keys and counts (also Dask's)."""
     c = _l_requirement(kind, c).c
     c = None if c is None else float(c)
-    keys, counts, _ = class_counts(df, qi, sa)
     vals = l_diversity_counts(counts, kind=kind, c=c)
     per = pd.Series(vals, index=keys, name=f"{kind} l")
     real = kind in ("entropy", "frequency")
