@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport, t_closeness_counts
+from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport
 from .partition import Decomposition
 from .release import InformationLoss
 
@@ -495,7 +495,8 @@ def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "
     >>> round(r.t, 3)
     0.333
     """
-    from ._validation import check_distribution, check_has_order, check_in
+    from ._validation import check_has_order, check_in
+    from .models import _t_report
     from .requirements import TCloseness
 
     check_in(distance, "distance", ("equal", "ordered"))
@@ -506,11 +507,7 @@ def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "
         check_has_order(data[sa].head(1, npartitions=-1) if _is_dask(data) else data[sa], "sa_values")
     keys, counts, dom = _class_counts(data, qi, sa, sa_values)
     qv = np.asarray(counts.sum(axis=0)).ravel()
-    qv = check_distribution(qv / qv.sum(), "q")
-    vals = t_closeness_counts(counts, qv, distance=distance)
-    per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
-    return TClosenessReport(t=float(vals.max()), distance=distance, per_class=per,
-                            q=pd.Series(qv, index=dom, name="q"))
+    return _t_report(keys, counts, dom, qv / qv.sum(), distance=distance)
 
 
 def dask_information_loss(data: Any, decomposition: Decomposition, *, qi: Sequence[str] | None = None,

@@ -60,7 +60,7 @@ MAX_LINES = 700
 
 #: Layer of each top-level module or package of privlib (COMMON.md / ARCHITECTURE.md).
 LAYERS = {
-    "_validation": 0, "_rng": 0, "_progress": 0, "accounting": 0, "mechanisms": 0, "hierarchy": 0,
+    "_validation": 0, "_rng": 0, "_progress": 0, "_docs": 0, "accounting": 0, "mechanisms": 0, "hierarchy": 0,
     "closeness": 1, "requirements": 1,
     "models": 2, "generalization": 2, "partition": 2, "attacks": 2, "metrics": 2, "release": 2, "diffgen": 2,
     "noise": 2, "synth": 2, "reident": 2, "scale": 2, "hierarchical": 2,

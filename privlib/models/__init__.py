@@ -450,9 +450,7 @@ def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str =
     """
     TCloseness(1.0, distance=distance, hierarchy=hierarchy)     # validates distance and hierarchy
     if distance == "ordered" and sa_values is None:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-        check_unique_columns(df, "df")
+        check_unique_columns(df, "df")                 # a DataFrame, distinct column names
         (sa_col,) = check_columns(df, [sa], "sa")
         check_has_order(df[sa_col], "sa_values")
     if distance == "hierarchical":
@@ -477,11 +475,16 @@ def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str =
         qv = np.array([float(q.get(v, 0.0)) for v in dom])
     else:
         qv = np.asarray(q, dtype=float)
-    qv = check_distribution(qv, "q")
-    vals = t_closeness_counts(counts, qv, distance=distance, hierarchy=hierarchy)
+    return _t_report(keys, counts, dom, qv, distance=distance, hierarchy=hierarchy)
+
+
+def _t_report(keys, counts, domain, q, *, distance: str, hierarchy=None) -> TClosenessReport:
+    """The report of :func:`t_closeness` from the classes' keys and counts (also Dask's)."""
+    q = check_distribution(q, "q")
+    vals = t_closeness_counts(counts, q, distance=distance, hierarchy=hierarchy)
     per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
     return TClosenessReport(t=float(vals.max()), distance=distance, per_class=per,
-                            q=pd.Series(qv, index=dom, name="q"))
+                            q=pd.Series(q, index=domain, name="q"))
 
 
 # ---------------------------------------------------------------------------- the adversary

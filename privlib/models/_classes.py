@@ -22,9 +22,7 @@ def _check_count(v, name):
 
 
 def _qi_list(df, qi):
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-    check_unique_columns(df, "df")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     qi = check_columns(df, qi, "qi")
     if not qi:
         raise ValueError("qi: expected at least one quasi-identifier column, got none")

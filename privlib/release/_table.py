@@ -37,10 +37,8 @@ def _classes(df, decomposition, qi):
     (``len(cls) x len(qi)``).  One stable sort of the leaf ids; minima and maxima by
     ``np.minimum.reduceat`` over the sorted records.
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     check_nonempty(df, "df")
-    check_unique_columns(df, "df")
     X = qi_codes(df, list(decomposition.qi), name="df")
     leaf = decomposition.assign_codes(X)
     cols = [decomposition.qi.index(c) for c in qi]

@@ -189,14 +189,7 @@ class KAnonymity(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's size (float).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts, q : ignored
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -211,9 +204,7 @@ class KAnonymity(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -225,16 +216,7 @@ class KAnonymity(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: its size is at least ``k``.
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes.
-        counts, q : ignored
-            Accepted so that every requirement is called alike.
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         return _sizes(sizes) >= self.k
 
@@ -290,15 +272,7 @@ class LDiversity(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's number of distinct sensitive values (float; the ``distinct`` reading).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : ignored
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -322,9 +296,7 @@ class LDiversity(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -338,17 +310,7 @@ class LDiversity(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: it is l-diverse of this ``kind``.
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes (the row sums of ``counts``).
-        counts : array of shape (m, S)
-            Sensitive-value counts of every class.
-        q : ignored
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         sizes = _sizes(sizes)
         M = _counts(counts, sizes, "l-diversity")
@@ -452,15 +414,7 @@ class TCloseness(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's EMD to ``q`` (:meth:`distances`).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : array of shape (S,), optional
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -480,9 +434,7 @@ class TCloseness(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -519,18 +471,7 @@ class TCloseness(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: its EMD to ``q`` is at most ``t`` (up to 1e-12).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes (the row sums of ``counts``).
-        counts : array of shape (m, S)
-            Sensitive-value counts of every class.
-        q : array of shape (S,), optional
-            The reference distribution (see :meth:`distances`).
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         return self.distances(sizes, counts, q=q) <= self.t + 1e-12
 
