@@ -549,22 +549,10 @@ def dask_information_loss(data: Any, decomposition: Decomposition, *, qi: Sequen
     """
     import math
 
-    from ._validation import check_in, check_int
     from .partition import qi_codes
-    from .release._table import RANGES, _check_qi, _ncp
+    from .release._table import _check_options, _ncp
 
-    qi = _check_qi(decomposition, qi)
-    check_in(ranges, "ranges", RANGES)
-    if isinstance(categorical, (str, bytes)):
-        categorical = [categorical]
-    bad = [c for c in categorical if c not in qi]
-    if bad:
-        raise ValueError(f"categorical: expected quasi-identifiers among {list(qi)}, got {bad}")
-    if k is None:
-        k = decomposition.params.get("k")
-        k = None if k is None else check_int(k, "k", minimum=1)
-    else:
-        k = check_int(k, "k", minimum=1)
+    qi, categorical, k = _check_options(decomposition, qi, ranges, categorical, k)
     cells = cell_counts(data, list(decomposition.qi), name="__count__")
     if len(cells) == 0:
         raise ValueError("df: expected at least one record, got an empty table")

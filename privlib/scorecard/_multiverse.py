@@ -52,23 +52,7 @@ import pandas as pd
 
 from ._claim import Seeds, _parse_printed, _problem, readings_dir
 
-__all__ = [
-    "CHOICE_COLUMNS",
-    "MULTIVERSE_COLUMNS",
-    "VERDICTS",
-    "MIN_NOISE_SEEDS",
-    "MIN_COSTLY_SEEDS",
-    "COSTLY_SECONDS",
-    "RULES_PENDING",
-    "load_choices",
-    "verdict",
-    "prediction_interval",
-    "effective_cause",
-    "claim_rows",
-    "DIRECTIONS",
-    "change_direction",
-    "history_status",
-]
+# The public names are listed once, in the ``__all__`` of :mod:`privlib.scorecard`.
 
 #: The columns of ``choices.csv``.
 CHOICE_COLUMNS = ["chapter", "choice", "option", "why"]
