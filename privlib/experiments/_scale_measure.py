@@ -12,6 +12,7 @@ import pandas as pd
 
 from .._validation import check_in, check_int
 from ..metrics import Workload
+from ..metrics._error import _check_answering
 from ..partition import Decomposition
 from .empirical_privacy import Setup
 
@@ -242,10 +243,7 @@ def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, met
     >>> estimate_sa_answers(dec, wl).tolist()
     [5.0, 1.0]
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
-    if not isinstance(workload, Workload):
-        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    _check_answering(decomposition, workload)
     check_in(method, "method", ("auto", "grid", "groups"))
     if tuple(workload.qi) != tuple(decomposition.qi) + (decomposition.sa,):
         raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)} followed by its SA "
