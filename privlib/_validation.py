@@ -633,7 +633,7 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
 
 
 def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
-    """A DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame).
+    """A pandas DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame).
 
     Parameters
     ----------
@@ -644,6 +644,8 @@ def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
 
     Raises
     ------
+    TypeError
+        Not a pandas DataFrame.
     ValueError
         A duplicated column name.
 
@@ -652,6 +654,10 @@ def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
     >>> import pandas as pd
     >>> check_unique_columns(pd.DataFrame({"a": [1], "b": [2]}))
     """
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name}: expected a pandas DataFrame, got {type(df).__name__}")
     dup = df.columns[df.columns.duplicated()]
     if len(dup):
         raise ValueError(f"{name}: duplicated column name(s) {sorted(set(map(str, dup)))}; "

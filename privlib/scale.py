@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport, l_diversity_counts, t_closeness_counts
+from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport
 from .partition import Decomposition
 from .release import InformationLoss
 
@@ -336,7 +336,7 @@ def _class_counts(data, qi, sa, sa_values):
     """``(keys, counts, domain)`` of :func:`privlib.models.class_counts`, from the cells."""
     from scipy import sparse
 
-    from .models import _domain_codes
+    from .models._classes import _domain_codes
 
     cells, w = _weighted(data, qi, sa)
     if cells[qi].isna().any().any() or cells[sa].isna().any():
@@ -453,20 +453,12 @@ def dask_l_diversity(data: Any, qi: Sequence[str], sa: str, *, kind: str = "dist
     >>> dask_l_diversity(t, ["zip"], "disease").l
     2
     """
-    from .models import _l_requirement
+    from .models import _l_report, _l_requirement
 
-    c = _l_requirement(kind, c).c
-    c = None if c is None else float(c)
+    _l_requirement(kind, c)                      # the options checked before any counting
     qi = _check_data(data, qi, "qi")
     keys, counts, _ = _class_counts(data, qi, sa, None)
-    vals = l_diversity_counts(counts, kind=kind, c=c)
-    per = pd.Series(vals, index=keys, name=f"{kind} l")
-    real = kind in ("entropy", "frequency")
-    if not real:
-        per = per.astype(int)
-    lval = per.min()
-    return LDiversityReport(l=(float(lval) if real else int(lval)), kind=kind,
-                            c=(c if kind == "recursive" else None), per_class=per)
+    return _l_report(keys, counts, kind=kind, c=c)
 
 
 def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "equal",
@@ -503,7 +495,8 @@ def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "
     >>> round(r.t, 3)
     0.333
     """
-    from ._validation import check_distribution, check_has_order, check_in
+    from ._validation import check_has_order, check_in
+    from .models import _t_report
     from .requirements import TCloseness
 
     check_in(distance, "distance", ("equal", "ordered"))
@@ -514,11 +507,7 @@ def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "
         check_has_order(data[sa].head(1, npartitions=-1) if _is_dask(data) else data[sa], "sa_values")
     keys, counts, dom = _class_counts(data, qi, sa, sa_values)
     qv = np.asarray(counts.sum(axis=0)).ravel()
-    qv = check_distribution(qv / qv.sum(), "q")
-    vals = t_closeness_counts(counts, qv, distance=distance)
-    per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
-    return TClosenessReport(t=float(vals.max()), distance=distance, per_class=per,
-                            q=pd.Series(qv, index=dom, name="q"))
+    return _t_report(keys, counts, dom, qv / qv.sum(), distance=distance)
 
 
 def dask_information_loss(data: Any, decomposition: Decomposition, *, qi: Sequence[str] | None = None,
@@ -560,22 +549,10 @@ def dask_information_loss(data: Any, decomposition: Decomposition, *, qi: Sequen
     """
     import math
 
-    from ._validation import check_in, check_int
     from .partition import qi_codes
-    from .release._table import RANGES, _check_qi, _ncp
+    from .release._table import _check_options, _ncp
 
-    qi = _check_qi(decomposition, qi)
-    check_in(ranges, "ranges", RANGES)
-    if isinstance(categorical, (str, bytes)):
-        categorical = [categorical]
-    bad = [c for c in categorical if c not in qi]
-    if bad:
-        raise ValueError(f"categorical: expected quasi-identifiers among {list(qi)}, got {bad}")
-    if k is None:
-        k = decomposition.params.get("k")
-        k = None if k is None else check_int(k, "k", minimum=1)
-    else:
-        k = check_int(k, "k", minimum=1)
+    qi, categorical, k = _check_options(decomposition, qi, ranges, categorical, k)
     cells = cell_counts(data, list(decomposition.qi), name="__count__")
     if len(cells) == 0:
         raise ValueError("df: expected at least one record, got an empty table")

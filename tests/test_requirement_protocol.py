@@ -184,3 +184,24 @@ def test_dask_check_equals_in_memory(req):
     got = scale.dask_check(dd.from_pandas(df, npartitions=3), ["cls"], "s", [req])
     want = models.check(df, ["cls"], "s", [req])
     pd.testing.assert_frame_equal(got.table, want.table)
+
+
+@pytest.mark.parametrize("kind, c", [("distinct", None), ("entropy", None), ("frequency", None), ("recursive", 2.0),
+                                     ("recursive", 0.5)])
+def test_l_diversity_one_formula_dense_and_sparse(kind, c):
+    # LDiversity.values is the one place of the l-diversity formulas: the sparse check of
+    # privlib.models and the dense requirement read the same numbers, to the bit
+    from scipy import sparse
+
+    rng = np.random.default_rng(3)
+    counts = rng.poisson(rng.uniform(0, 4, size=(200, 9)))
+    counts[counts.sum(axis=1) == 0, 0] = 1
+    sizes = counts.sum(axis=1)
+    req = LDiversity(2, kind=kind, c=c)
+    dense = req.values(sizes, counts)
+    assert np.array_equal(dense, req.values(sizes, sparse.csr_matrix(counts)))
+    assert np.array_equal(dense, models.l_diversity_counts(counts, kind=kind, c=c))
+    # a class satisfies l exactly when its value reaches l (entropy: up to the 1e-12 of the check)
+    for l in (1.5, 2, 3):
+        want = (sizes >= l) & (dense >= (np.ceil(l) if kind == "recursive" else l) * (1 - 1e-9))
+        assert np.array_equal(LDiversity(l, kind=kind, c=c).satisfied(sizes, counts), want)

@@ -216,10 +216,8 @@ def query_readings(df: pd.DataFrame, qi: Sequence[str], *, n: int, rng: int | np
     >>> q.answers.size, bool((q.answers > 0).all())
     (4, True)
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     check_nonempty(df, "df")
-    check_unique_columns(df, "df")
     qi = check_columns(df, qi, "qi")
     n = check_int(n, "n", minimum=1)
     max_rounds = check_int(max_rounds, "max_rounds", minimum=1)

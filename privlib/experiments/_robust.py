@@ -75,7 +75,7 @@ def hierarchical_release(setup: Setup, eps: float, *, rng: int | np.random.Gener
     ([[2.0, 0.0], [0.0, 2.0]], 1000000.0)
     """
     from ..hierarchical import hierarchical_histogram
-    from .one_scale import _cell_table, _histogram
+    from ._scale_cells import _cell_table, _histogram
     cells, counts = _cell_table(setup, full=True)
     res = hierarchical_histogram(counts.ravel(), eps=eps, branching=HIERARCHICAL_BRANCHING, rng=rng)
     return _histogram(setup, cells, res.counts.reshape(counts.shape), ledger=res.ledger,
@@ -109,7 +109,7 @@ def anchor_release(setup: Setup, kind: str) -> Decomposition:
     1
     """
     from .empirical_privacy import build
-    from .one_scale import _cell_table, _histogram
+    from ._scale_cells import _cell_table, _histogram
     check_in(kind, "kind", ANCHORS)
     if kind == "one-class":
         return build(setup, "k", setup.n, rng=0)              # deterministic: a single leaf

@@ -5,18 +5,19 @@ Private module of :mod:`privlib.experiments.one_scale` (which re-exports its pub
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
 
 from .._validation import check_in, check_int
 from ..metrics import Workload
+from ..metrics._error import _check_answering
 from ..partition import Decomposition
 from .empirical_privacy import Setup
 
 __all__ = ["POLICIES", "definition2_workload", "postprocess", "estimate_sa_answers", "median_error", "relative_errors",
-           "measure", "information_losses"]
+           "measure"]
 
 #: Post-processing of the released counts before the workload is answered (:func:`postprocess`).
 POLICIES = ("raw", "nonneg-total")
@@ -242,10 +243,7 @@ def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, met
     >>> estimate_sa_answers(dec, wl).tolist()
     [5.0, 1.0]
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
-    if not isinstance(workload, Workload):
-        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    _check_answering(decomposition, workload)
     check_in(method, "method", ("auto", "grid", "groups"))
     if tuple(workload.qi) != tuple(decomposition.qi) + (decomposition.sa,):
         raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)} followed by its SA "
@@ -378,68 +376,3 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
                 out[key] = median_error(dec, wl)
         first = decomposition if first is None else first
     return out
-
-
-def information_losses(setup: Setup, families: Sequence[str], *, k: int, hierarchies: Mapping | None = None,
-                       categorical: Sequence[str] | None = None) -> pd.DataFrame:
-    """Information loss of k-anonymous releases, one row each.
-
-    ``ncp`` is the normalized certainty penalty as Xu et al. (KDD 2006) define it: on a
-    categorical QI the size of the least common ancestor of the class's values in the hierarchy
-    (:func:`privlib.release.ncp_xu`); ``gcp_tight`` / ``gcp_box`` are its GCP variant (the share
-    of the codes spanned, :func:`privlib.release.information_loss`) on tight ranges and on the
-    published boxes; ``dm`` the discernibility metric; ``c_avg`` the normalized average class size.
-
-    Parameters
-    ----------
-    setup : Setup
-    families : sequence of str
-        Deterministic k-anonymity families (``"mondrian-k"``, ``"fulldomain-k"``, ``"tds"``).
-    k : int
-        The k of every release (and of C_avg).
-    hierarchies : mapping, optional
-        As :func:`release` (default :func:`adult_hierarchies`); the categorical QIs' hierarchies
-        give the least common ancestors.
-    categorical : sequence of str, optional
-        The categorical QIs (default: the QIs listed in ``setup.orders``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Indexed by family: ``classes``, ``ncp``, ``gcp_tight``, ``gcp_box``, ``dm``, ``c_avg``.
-
-    Raises
-    ------
-    TypeError
-        For ``families`` given as one string (or not a sequence).
-    ValueError
-        For a family that is not a k-anonymity family.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> s = Setup("toy", pd.DataFrame({"x": range(8), "s": list("aaaabbbb")}), ("x",), "s", {"x": (0, 7)},
-    ...           sa_values=("a", "b"))
-    >>> information_losses(s, ["mondrian-k"], k=4)[["classes", "dm", "c_avg"]].values.tolist()
-    [[2.0, 32.0, 1.0]]
-    """
-    from ..release import information_loss, ncp_xu
-    from .one_scale import FAMILIES, GUARANTEES, adult_hierarchies, release
-    setup = _check_setup(setup)
-    if isinstance(families, (str, bytes)) or not isinstance(families, Sequence):
-        raise TypeError(f"families: expected a sequence of family names, got {type(families).__name__} {families!r}")
-    for f in families:
-        check_in(f, "families", tuple(f for f in FAMILIES if GUARANTEES[f][0] == "k"))
-    if categorical is None:
-        categorical = [a for a in setup.qi if a in setup.orders]
-    if categorical and hierarchies is None:
-        hierarchies = adult_hierarchies(setup)
-    rows = {}
-    for f in families:
-        dec = release(setup, f, k, rng=0, hierarchies=hierarchies).decomposition   # deterministic: rng unused
-        loss = information_loss(setup.df, dec, k=k, categorical=list(categorical))
-        ncp, _ = ncp_xu(setup.df, dec, hierarchies={a: hierarchies[a] for a in categorical},
-                        orders={a: setup.orders[a] for a in categorical})
-        rows[f] = {"classes": float(loss.n_classes), "ncp": ncp, "gcp_tight": loss.ncp_tight,
-                   "gcp_box": loss.ncp_box, "dm": loss.dm, "c_avg": loss.c_avg}
-    return pd.DataFrame.from_dict(rows, orient="index")

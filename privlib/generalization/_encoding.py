@@ -8,13 +8,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import check_columns, check_int, check_no_nan, check_nonempty, check_unique_columns
 from ..hierarchy import Hierarchy
+
+#: A shared docstring piece (``{{toy_lattice}}``).
+TOY_LATTICE_DOC = """
+>>> import pandas as pd
+>>> from privlib.generalization import encode_lattice
+>>> from privlib.hierarchy import Hierarchy
+>>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
+>>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
+>>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+"""
 
 __all__ = ["Encoded", "encode_lattice", "class_ids", "lattice"]
 
 
 @dataclass(frozen=True)
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 class Encoded:
     """A table with its QIs encoded for full-domain generalization.
 
@@ -51,11 +63,7 @@ class Encoded:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> enc.qi, enc.heights, enc.n, len(enc.rows)
     (('age',), (2,), 6, 4)
     """
@@ -77,6 +85,7 @@ class Encoded:
         return tuple(len(lk) - 1 for lk in self.lookups)
 
 
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, /, *, sensitive: Sequence[str] = (),
                    sa_domains: Mapping | None = None) -> Encoded:
     """Encode the QIs of ``df`` as leaf codes of their hierarchies.
@@ -108,17 +117,11 @@ def encode_lattice(df: pd.DataFrame, qi: Sequence[str], hierarchies: Mapping, /,
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> enc.sa_domain["disease"], enc.weight.tolist()
     (('f', 'u'), [1.0, 2.0, 2.0, 1.0])
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-    check_unique_columns(df, "df")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     qi = check_columns(df, qi, "qi")
     if not qi:
         raise ValueError("qi: expected at least one quasi-identifier column, got none")
@@ -200,6 +203,7 @@ def _check_levels(enc: Encoded, levels) -> tuple:
     return levels
 
 
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 def class_ids(enc: Encoded, levels: Sequence[int]) -> tuple[np.ndarray, int]:
     """Equivalence class of every distinct QI row at the lattice node ``levels``.
 
@@ -217,11 +221,7 @@ def class_ids(enc: Encoded, levels: Sequence[int]) -> tuple[np.ndarray, int]:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> ids, nc = class_ids(enc, (1,))
     >>> ids.tolist(), nc
     ([0, 0, 1, 1], 2)

@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ._encoding import TOY_LATTICE_DOC
+from .._docs import shared_doc
 from .._validation import check_columns, check_int, check_no_nan, check_unique_columns
 from ..hierarchy import Hierarchy
 
@@ -16,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["generalize_table", "generalize_to_cut"]
 
 
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 def generalize_table(df: pd.DataFrame, hierarchies: Mapping, levels: Mapping) -> pd.DataFrame:
     """Full-domain generalization: replace column ``a`` by its ancestors at ``levels[a]``.
 
@@ -40,18 +43,11 @@ def generalize_table(df: pd.DataFrame, hierarchies: Mapping, levels: Mapping) ->
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.generalization import encode_lattice
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> generalize_table(df, {"age": age}, {"age": 1})["age"].tolist()
     ['2*', '2*', '3*', '3*', '2*', '3*']
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-    check_unique_columns(df, "df")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     if not isinstance(levels, Mapping):
         raise TypeError(f"levels: expected a mapping column -> level, got {type(levels).__name__}")
     if not isinstance(hierarchies, Mapping):

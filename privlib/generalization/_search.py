@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from ._encoding import TOY_LATTICE_DOC
+from .._docs import shared_doc
 from .._validation import check_array, check_in
 from ..requirements import TCloseness
 from ._encoding import (Encoded, _check_enc, _check_levels, _freqset, _FreqSet, _merge, _up_maps,
@@ -53,6 +55,7 @@ def _judge(enc, levels, fs: _FreqSet, bound) -> dict:
             "avg_size": enc.n / nc}
 
 
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 def evaluate_node(enc: Encoded, levels: Sequence[int], /, *, requirements: Sequence = ()) -> dict:
     """Evaluate one lattice node: whether it satisfies every requirement, and its quality.
 
@@ -73,12 +76,7 @@ def evaluate_node(enc: Encoded, levels: Sequence[int], /, *, requirements: Seque
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.generalization import encode_lattice
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> from privlib.requirements import KAnonymity
     >>> evaluate_node(enc, (1,), requirements=[KAnonymity(3)])
     {'levels': (1,), 'satisfied': True, 'n_classes': 2, 'dm': 18.0, 'avg_size': 3.0}
@@ -89,6 +87,7 @@ def evaluate_node(enc: Encoded, levels: Sequence[int], /, *, requirements: Seque
 
 
 @dataclass(frozen=True)
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 class SearchResult:
     """Outcome of :func:`search`.
 
@@ -108,12 +107,7 @@ class SearchResult:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.generalization import encode_lattice
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> from privlib.requirements import LDiversity
     >>> res = search(enc, [LDiversity(2)])
     >>> res.best, res.dm, res.n_nodes
@@ -131,6 +125,7 @@ class SearchResult:
     n_tagged: int
 
 
+@shared_doc(toy_lattice=TOY_LATTICE_DOC)
 def search(enc: Encoded, requirements: Sequence, *, direction: str = "bottom-up") -> SearchResult:
     """Find every minimal full-domain generalization satisfying all ``requirements``.
 
@@ -169,12 +164,7 @@ def search(enc: Encoded, requirements: Sequence, *, direction: str = "bottom-up"
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.generalization import encode_lattice
-    >>> from privlib.hierarchy import Hierarchy
-    >>> age = Hierarchy.from_rows([[21, "2*", "*"], [25, "2*", "*"], [34, "3*", "*"], [38, "3*", "*"]])
-    >>> df = pd.DataFrame({"age": [21, 25, 34, 38, 25, 34], "disease": list("fuffuu")})
-    >>> enc = encode_lattice(df, ["age"], {"age": age}, sensitive=["disease"])
+    {{toy_lattice}}
     >>> from privlib.requirements import KAnonymity
     >>> search(enc, [KAnonymity(2)], direction="top-down").minimal
       levels  n_classes    dm  avg_size

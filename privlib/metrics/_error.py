@@ -8,6 +8,14 @@ from ..partition import Decomposition
 from ._workload import Workload, _corner_sum
 
 
+def _check_answering(decomposition, workload) -> None:
+    """A release and a workload to answer on it (TypeError naming the argument otherwise)."""
+    if not isinstance(decomposition, Decomposition):
+        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    if not isinstance(workload, Workload):
+        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+
+
 def leaf_counts(decomposition: Decomposition, *, clip_negative: bool = False, match_total: bool = False) -> np.ndarray:
     """Leaf totals used to answer queries, with the optional post-processing of noisy counts.
 
@@ -122,10 +130,7 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, *, method
     >>> estimate_answers(dec, wl).round(6).tolist()
     [6.0, 2.0]
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
-    if not isinstance(workload, Workload):
-        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    _check_answering(decomposition, workload)
     check_in(method, "method", ("auto", "grid", "overlap"))
     if tuple(workload.qi) != tuple(decomposition.qi):
         raise ValueError(f"workload: its quasi-identifiers {list(workload.qi)} differ from the "
@@ -232,10 +237,7 @@ def overlap_fractions(decomposition: Decomposition, workload: Workload) -> np.nd
 
 
 def _check_release(decomposition, workload):
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
-    if not isinstance(workload, Workload):
-        raise TypeError(f"workload: expected a privlib.metrics.Workload, got {type(workload).__name__}")
+    _check_answering(decomposition, workload)
     if tuple(workload.qi) != tuple(decomposition.qi):
         raise ValueError(f"workload: its quasi-identifiers {list(workload.qi)} differ from the "
                          f"decomposition's {list(decomposition.qi)}")

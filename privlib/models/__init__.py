@@ -32,12 +32,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validation import (check_columns, check_distribution, check_has_order, check_no_nan, check_nonempty,
+from .._validation import (check_columns, check_distribution, check_has_order, check_no_nan,
                           check_probability, check_unique_columns)
 from ..closeness import ground_distance
 from ..hierarchy import Hierarchy
 from ..requirements import LDiversity, TCloseness, check_l
 from ._check import CheckReport, check, check_counts
+from ._classes import _BLOCK_CELLS, _as_counts, _check_count, _qi_list, class_counts
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -57,7 +58,6 @@ __all__ = [
     "t_closeness_counts",
     "sensitive_posterior",
 ]
-_BLOCK_CELLS = 2_000_000  # dense cells per block of classes (16 MB of float64)
 
 
 # ---------------------------------------------------------------------------- results
@@ -167,120 +167,6 @@ class TClosenessReport:
         return bool(self.t <= t + 1e-12)
 
 
-# ---------------------------------------------------------------------------- helpers
-def _check_count(v, name):
-    if isinstance(v, bool) or not isinstance(v, (int, np.integer, float, np.floating)):
-        raise TypeError(f"{name}: expected a number, got {type(v).__name__} {v!r}")
-    if not np.isfinite(v) or v < 1:
-        raise ValueError(f"{name}: expected a number >= 1, got {v!r}")
-    return v
-
-
-def _qi_list(df, qi):
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-    check_unique_columns(df, "df")
-    qi = check_columns(df, qi, "qi")
-    if not qi:
-        raise ValueError("qi: expected at least one quasi-identifier column, got none")
-    check_nonempty(df, "df")
-    check_no_nan(df, "df", qi)
-    return qi
-
-
-def _group(df, qi):
-    """Class id of every record (0 .. n_classes-1, classes sorted by QI values) and the keys."""
-    g = df.groupby(qi, sort=True, observed=True, dropna=False)
-    ids = g.ngroup().to_numpy()
-    keys = g.size()
-    return ids, keys.index
-
-
-def _domain_codes(values: pd.Series, sa_values, sa: str):
-    if sa_values is None and isinstance(values.dtype, pd.CategoricalDtype) and values.dtype.ordered:
-        sa_values = list(values.cat.categories)                 # an ordered categorical declares its order
-    if sa_values is None:
-        domain = pd.Index(pd.unique(values)).sort_values()  # sort: unique keys
-    else:
-        domain = pd.Index(list(sa_values))
-        if domain.has_duplicates:
-            raise ValueError(f"sa_values: expected distinct values, got duplicates "
-                             f"{list(domain[domain.duplicated()][:5])}")
-    codes = domain.get_indexer(values)
-    if (codes < 0).any():
-        missing = pd.Series(pd.unique(values[codes < 0])[:5]).tolist()
-        raise ValueError(f"sa: value(s) {list(missing)} of column {sa!r} are not in the domain {list(domain[:10])}")
-    return codes, domain
-
-
-def class_counts(df: pd.DataFrame, qi: Sequence[str], sa: str, *, sa_values: Sequence | None = None) -> tuple:
-    """Count the sensitive values of every equivalence class.
-
-    Parameters
-    ----------
-    df : DataFrame
-    qi : list of str
-        Quasi-identifier columns (the released, generalized values).
-    sa : str
-        Sensitive attribute.
-    sa_values : sequence, optional
-        The sensitive domain, in order (default: the sorted distinct values of ``sa``, or the
-        categories of an ordered categorical).  Needed for the ordered distance when some
-        value of the domain does not occur.
-
-    Returns
-    -------
-    keys : pandas.Index
-        QI values of the classes (a MultiIndex for several QIs).
-    counts : scipy.sparse.csr_matrix, shape (n_classes, len(domain))
-    domain : pandas.Index
-
-    Raises
-    ------
-    ValueError
-        For unknown columns, missing values, duplicated ``sa_values`` or a value of ``sa``
-        outside ``sa_values``.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> t = pd.DataFrame({"zip": ["a", "a", "b"], "disease": ["flu", "ulcer", "flu"]})
-    >>> keys, counts, domain = class_counts(t, ["zip"], "disease")
-    >>> list(keys), counts.toarray().tolist(), list(domain)
-    (['a', 'b'], [[1.0, 1.0], [1.0, 0.0]], ['flu', 'ulcer'])
-    """
-    from scipy import sparse
-
-    qi = _qi_list(df, qi)
-    (sa,) = check_columns(df, [sa], "sa")
-    check_no_nan(df, "df", [sa])
-    ids, keys = _group(df, qi)
-    codes, domain = _domain_codes(df[sa], sa_values, sa)
-    counts = sparse.csr_matrix((np.ones(len(ids)), (ids, codes)), shape=(len(keys), len(domain)))
-    counts.sum_duplicates()
-    return keys, counts, domain
-
-
-def _as_counts(counts):
-    from scipy import sparse
-
-    c = counts if sparse.issparse(counts) else np.asarray(counts, dtype=float)
-    if c.ndim != 2:
-        raise ValueError(f"counts: expected a 2-d classes x values matrix, got shape {c.shape}")
-    if c.shape[0] == 0 or c.shape[1] == 0:
-        raise ValueError(f"counts: expected at least one class and one value, got shape {c.shape}")
-    c = sparse.csr_matrix(c, dtype=float)
-    if c.nnz and not np.all(np.isfinite(c.data)):
-        raise ValueError("counts: expected finite counts, got NaN or inf")
-    if c.nnz and (c.data < 0).any():
-        raise ValueError("counts: expected non-negative counts, got a negative entry")
-    sizes = np.asarray(c.sum(axis=1)).ravel()
-    if (sizes <= 0).any():
-        i = int(np.flatnonzero(sizes <= 0)[0])
-        raise ValueError(f"counts: equivalence class {i} is empty (no records); every class needs at least one")
-    return c, sizes
-
-
 # ---------------------------------------------------------------------------- k-anonymity
 def k_anonymity(df: pd.DataFrame, qi: Sequence[str]) -> KAnonymityReport:
     """k-anonymity of a table: the size of its smallest equivalence class (slide "k-anonymity").
@@ -315,15 +201,6 @@ def k_anonymity(df: pd.DataFrame, qi: Sequence[str]) -> KAnonymityReport:
 
 
 # ---------------------------------------------------------------------------- l-diversity
-def _recursive_l(sorted_desc: np.ndarray, c: float) -> np.ndarray:
-    """Largest l with ``r_1 < c * (r_l + ... + r_m)`` per row (0 if none); rows sorted descending."""
-    tails = np.cumsum(sorted_desc[:, ::-1], axis=1)[:, ::-1]  # tails[:, j] = r_{j+1} + ... + r_m
-    ok = sorted_desc[:, :1] < c * tails                       # ok[:, j]: l = j + 1 satisfies
-    ok &= sorted_desc > 0                                      # l cannot exceed the distinct values
-    # ok is monotone (True then False) along a row, so the count of True is the largest l
-    return ok.sum(axis=1)
-
-
 def _l_requirement(kind: str, c) -> LDiversity:
     """Validate ``kind`` and ``c`` through the requirement object (one vocabulary, one set of checks)."""
     return LDiversity(1, kind=kind, c=c)
@@ -366,27 +243,9 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     >>> l_diversity_counts(counts, kind="entropy").round(3).tolist()
     [2.872, 1.649]
     """
-    c = _l_requirement(kind, c).c
-    c = None if c is None else float(c)
+    req = _l_requirement(kind, c)
     cm, sizes = _as_counts(counts)
-    if kind == "distinct":
-        return np.asarray((cm > 0).sum(axis=1)).ravel().astype(float)
-    if kind == "frequency":
-        return sizes / cm.max(axis=1).toarray().ravel()
-    if kind == "entropy":
-        p = cm.multiply(1.0 / sizes[:, None]).tocsr()
-        plogp = p.copy()
-        plogp.data = np.where(p.data > 0, p.data * np.log(np.where(p.data > 0, p.data, 1.0)), 0.0)
-        h = -np.asarray(plogp.sum(axis=1)).ravel()
-        return np.exp(h)
-    # recursive: sort each class's counts descending, in blocks of rows
-    n, m = cm.shape
-    out = np.empty(n)
-    step = max(1, _BLOCK_CELLS // m)
-    for s in range(0, n, step):
-        block = -np.sort(-cm[s:s + step].toarray(), axis=1)
-        out[s:s + step] = _recursive_l(block, c)
-    return out
+    return req.values(sizes, cm)
 
 
 def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "distinct",
@@ -426,9 +285,15 @@ def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "di
     >>> round(l_diversity(t, ["zip"], "disease", kind="frequency").l, 3)
     1.333
     """
+    _l_requirement(kind, c)                      # the options checked before the table
+    keys, counts, _ = class_counts(df, qi, sa)
+    return _l_report(keys, counts, kind=kind, c=c)
+
+
+def _l_report(keys, counts, *, kind: str, c) -> LDiversityReport:
+    """The report of :func:`l_diversity` from the classes' keys and counts (also Dask's)."""
     c = _l_requirement(kind, c).c
     c = None if c is None else float(c)
-    keys, counts, _ = class_counts(df, qi, sa)
     vals = l_diversity_counts(counts, kind=kind, c=c)
     per = pd.Series(vals, index=keys, name=f"{kind} l")
     real = kind in ("entropy", "frequency")
@@ -585,9 +450,7 @@ def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str =
     """
     TCloseness(1.0, distance=distance, hierarchy=hierarchy)     # validates distance and hierarchy
     if distance == "ordered" and sa_values is None:
-        if not isinstance(df, pd.DataFrame):
-            raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
-        check_unique_columns(df, "df")
+        check_unique_columns(df, "df")                 # a DataFrame, distinct column names
         (sa_col,) = check_columns(df, [sa], "sa")
         check_has_order(df[sa_col], "sa_values")
     if distance == "hierarchical":
@@ -612,11 +475,16 @@ def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str =
         qv = np.array([float(q.get(v, 0.0)) for v in dom])
     else:
         qv = np.asarray(q, dtype=float)
-    qv = check_distribution(qv, "q")
-    vals = t_closeness_counts(counts, qv, distance=distance, hierarchy=hierarchy)
+    return _t_report(keys, counts, dom, qv, distance=distance, hierarchy=hierarchy)
+
+
+def _t_report(keys, counts, domain, q, *, distance: str, hierarchy=None) -> TClosenessReport:
+    """The report of :func:`t_closeness` from the classes' keys and counts (also Dask's)."""
+    q = check_distribution(q, "q")
+    vals = t_closeness_counts(counts, q, distance=distance, hierarchy=hierarchy)
     per = pd.Series(vals, index=keys, name=f"EMD ({distance})")
     return TClosenessReport(t=float(vals.max()), distance=distance, per_class=per,
-                            q=pd.Series(qv, index=dom, name="q"))
+                            q=pd.Series(q, index=domain, name="q"))
 
 
 # ---------------------------------------------------------------------------- the adversary

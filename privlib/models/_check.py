@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..requirements import Requirement, as_requirements
+from ._classes import class_counts
 
 __all__ = ["check", "check_counts", "CheckReport"]
 
@@ -85,8 +86,6 @@ def check(df: pd.DataFrame, qi: Sequence[str], sa: str, requirements: Sequence[R
     >>> r.table["requirement"].tolist(), r.table["holds"].tolist(), r.table["failing_classes"].tolist()
     (['4-anonymity', 'distinct 2-diversity', 'basic 0.5-likeness'], [True, False, False], [0, 1, 1])
     """
-    from . import class_counts
-
     reqs = as_requirements(requirements)
     _, counts, _ = class_counts(df, qi, sa, sa_values=sa_values)
     return check_counts(counts, reqs)

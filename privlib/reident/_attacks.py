@@ -7,6 +7,7 @@ from collections.abc import Hashable, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import (
     as_generator,
     check_columns,
@@ -18,7 +19,7 @@ from .._validation import (
 from ._codes import _pair_keys
 from ._folds import _fold_tests, _folds, _shuffle_within
 from ._information import _pairs
-from ._records import Model, Records, _records
+from ._records import OBS_MODEL_DOC, Model, Records, _records
 
 
 def _check_levels(levels: object, name: str, maximum: int | None) -> np.ndarray:
@@ -34,6 +35,7 @@ def _ranks(better: np.ndarray, ties: np.ndarray, gen: np.random.Generator) -> np
     return 1 + better + np.floor(gen.random(len(ties)) * (ties + 1)).astype(np.int64)
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def success_rate(obs: pd.DataFrame | Records, *, model: Model | None = None, leakages: int,
                  levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator, folds: int = 10,
                  user: Hashable = "user", characteristics: Sequence[Hashable] | None = None,
@@ -62,10 +64,7 @@ def success_rate(obs: pd.DataFrame | Records, *, model: Model | None = None, lea
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     leakages : int
         ``M_o``, the leakages per attack (at most the smallest held-out fold).
     levels : int or sequence of int

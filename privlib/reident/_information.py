@@ -9,6 +9,7 @@ from typing import Literal, overload
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import (
     _fmt,
     as_generator,
@@ -19,7 +20,7 @@ from .._validation import (
     check_probability,
 )
 from ._folds import _fold_tests, _folds, _protected_folds
-from ._records import Model, Records, _records
+from ._records import OBS_MODEL_DOC, Model, Records, _records
 
 #: The outlier rules of :func:`perceived_information` (Section III-B).
 OUTLIER_RULES = ("drop", "floor")
@@ -88,6 +89,7 @@ def _pairs(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return rec._user_symbol_pairs()
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def hypothetical_information(obs: pd.DataFrame | Records, *, model: Model | None = None, user: Hashable = "user",
                              characteristics: Sequence[Hashable] | None = None, n_obs: int | None = None,
                              require_equal: bool = True) -> Information:
@@ -100,10 +102,7 @@ def hypothetical_information(obs: pd.DataFrame | Records, *, model: Model | None
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     user, characteristics : as in :func:`encode_records` (tables only).
     n_obs : int, optional
         Cut every user to ``N_o = n_obs`` observations (see :func:`encode_records`).
@@ -166,6 +165,7 @@ def perceived_information(obs: pd.DataFrame | Records, *, model: Model | None = 
                           protect: Callable[[pd.DataFrame], pd.DataFrame] | None = ...) -> dict[str, Information]: ...
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def perceived_information(obs: pd.DataFrame | Records, *, model: Model | None = None, folds: int,
                           rng: int | np.random.Generator, user: Hashable = "user",
                           characteristics: Sequence[Hashable] | None = None, n_obs: int | None = None,
@@ -205,10 +205,7 @@ def perceived_information(obs: pd.DataFrame | Records, *, model: Model | None = 
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     folds : int
         ``K``, the number of cross-validation folds.
     rng : int or numpy.random.Generator

@@ -20,6 +20,14 @@ from .._validation import (
 )
 from ._codes import _code_plan, _combine, _compact, _factorize_sorted, _itype, _pair_keys, _plan_column, _row_codes
 
+#: The two arguments of every measure on observations (a shared docstring piece, ``{{obs_model}}``).
+OBS_MODEL_DOC = """
+obs : DataFrame or Records
+    The long table, or :class:`Records` from :func:`encode_records`.
+model : Model, optional
+    :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+"""
+
 #: Name of the first-order model (one histogram per characteristic, Section II-B).
 FIRST_ORDER = "first-order"
 #: Name of the exhaustive model (one histogram per combination of characteristics).

@@ -7,9 +7,11 @@ from collections.abc import Hashable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import _fmt, as_generator, check_int, check_probability
 from ._information import _check_rules, _hi, _pairs, _perceived
 from ._records import (
+    OBS_MODEL_DOC,
     EXHAUSTIVE,
     FIRST_ORDER,
     Model,
@@ -118,6 +120,7 @@ def information_table(observations: Mapping[str, pd.DataFrame | Mapping[str, Rec
     return out[outliers] if isinstance(outliers, str) else out
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def information_curve(obs: pd.DataFrame | Records, *, model: Model | None = None,
                       n_obs_grid: int | Sequence[int], folds: int, rng: int | np.random.Generator,
                       user: Hashable = "user", quantiles: float | Sequence[float] = (0.1, 0.9),
@@ -133,10 +136,7 @@ def information_curve(obs: pd.DataFrame | Records, *, model: Model | None = None
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     n_obs_grid : int or sequence of int
         The database sizes ``N_o``.
     folds : int

@@ -7,13 +7,15 @@ from collections.abc import Callable, Hashable, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import as_generator, check_int
 from ._attacks import _check_levels, _count_within, _ranks
 from ._codes import _compact, _itype, _pair_keys
 from ._folds import _fold_tests, _folds, _protected_folds
-from ._records import Model, Records, _records
+from ._records import OBS_MODEL_DOC, Model, Records, _records
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = None,
                         levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator, folds: int = 10,
                         user: Hashable = "user", characteristics: Sequence[Hashable] | None = None,
@@ -33,10 +35,7 @@ def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = No
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     levels : int or sequence of int
         The levels ``l >= 1`` to report.
     rng : int or numpy.random.Generator
@@ -116,6 +115,7 @@ def _category_pairs(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cid, cu, np.bincount(cid, minlength=n_pairs)
 
 
+@shared_doc(obs_model=OBS_MODEL_DOC)
 def category_density(obs: pd.DataFrame | Records, *, model: Model | None = None, user: Hashable = "user",
                      characteristics: Sequence[Hashable] | None = None, n_obs: int | None = None) -> np.ndarray:
     """Share of observations in each category, sorted in decreasing order (Figure 5).
@@ -125,10 +125,7 @@ def category_density(obs: pd.DataFrame | Records, *, model: Model | None = None,
 
     Parameters
     ----------
-    obs : DataFrame or Records
-        The long table, or :class:`Records` from :func:`encode_records`.
-    model : Model, optional
-        :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+    {{obs_model}}
     user, characteristics, n_obs : as in :func:`encode_records` (tables only).
 
     Returns

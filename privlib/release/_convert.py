@@ -280,10 +280,8 @@ def _sa_index(df, sa, sa_values) -> np.ndarray:
 
 
 def _check_frame(df) -> None:
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     check_nonempty(df, "df")
-    check_unique_columns(df, "df")
 
 
 def from_microdata(df: pd.DataFrame, *, qi: Sequence[str], sa: Hashable, sa_values: Sequence,

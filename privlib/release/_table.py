@@ -37,10 +37,8 @@ def _classes(df, decomposition, qi):
     (``len(cls) x len(qi)``).  One stable sort of the leaf ids; minima and maxima by
     ``np.minimum.reduceat`` over the sorted records.
     """
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_unique_columns(df, "df")                 # a DataFrame, distinct column names
     check_nonempty(df, "df")
-    check_unique_columns(df, "df")
     X = qi_codes(df, list(decomposition.qi), name="df")
     leaf = decomposition.assign_codes(X)
     cols = [decomposition.qi.index(c) for c in qi]
@@ -190,6 +188,23 @@ def _ncp(lo, hi, dlo, dhi, categorical):
     return np.where(categorical, cat, num)
 
 
+def _check_options(decomposition, qi, ranges, categorical, k):
+    """The options of :func:`information_loss` (and of Dask's): ``(qi, categorical, k)``."""
+    qi = _check_qi(decomposition, qi)
+    check_in(ranges, "ranges", RANGES)
+    if isinstance(categorical, (str, bytes)):
+        categorical = [categorical]
+    bad = [c for c in categorical if c not in qi]
+    if bad:
+        raise ValueError(f"categorical: expected quasi-identifiers among {list(qi)}, got {bad}")
+    if k is None:
+        k = decomposition.params.get("k")
+        k = None if k is None else check_int(k, "k", minimum=1)
+    else:
+        k = check_int(k, "k", minimum=1)
+    return qi, categorical, k
+
+
 def information_loss(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequence[str] | None = None,
                      k: int | None = None, ranges: str = "tight", categorical: Sequence[str] = ()) -> InformationLoss:
     """NCP (GCP), discernibility and normalized average class size of a release, as ARX reports them.
@@ -254,18 +269,7 @@ def information_loss(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequ
     >>> round(loss.ncp_tight, 4), round(loss.ncp_box, 4), loss.dm, loss.c_avg
     (0.1316, 0.4737, 8.0, 1.0)
     """
-    qi = _check_qi(decomposition, qi)
-    check_in(ranges, "ranges", RANGES)
-    if isinstance(categorical, (str, bytes)):
-        categorical = [categorical]
-    bad = [c for c in categorical if c not in qi]
-    if bad:
-        raise ValueError(f"categorical: expected quasi-identifiers among {list(qi)}, got {bad}")
-    if k is None:
-        k = decomposition.params.get("k")
-        k = None if k is None else check_int(k, "k", minimum=1)
-    else:
-        k = check_int(k, "k", minimum=1)
+    qi, categorical, k = _check_options(decomposition, qi, ranges, categorical, k)
     leaf, cls, idx, tlo, thi, blo, bhi, cols = _classes(df, decomposition, qi)
     n = leaf.size
     sizes = np.bincount(idx, minlength=cls.size).astype(float)

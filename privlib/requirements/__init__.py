@@ -40,7 +40,7 @@ import pandas as pd
 from .._validation import check_in, check_int, check_positive, check_probability
 from ..closeness import DISTANCES, ground_distance
 from ..hierarchy import Hierarchy
-from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements, requirement_table
+from ._base import Requirement, _check_sa_name, _counts, _sizes, as_requirements
 from ._beta import BetaLikeness
 
 if TYPE_CHECKING:
@@ -95,6 +95,70 @@ def check_l(l: float) -> float:
     return float(l)
 
 
+def _nonzeros(M):
+    """``(indptr, rows, values)`` of the non-zero cells of a dense array or a scipy.sparse matrix,
+    in row order (``indptr`` as a CSR matrix's)."""
+    if hasattr(M, "tocsr"):
+        M = M.tocsr()
+        if not M.has_sorted_indices:
+            M = M.sorted_indices()
+        rows = np.repeat(np.arange(M.shape[0]), np.diff(M.indptr))
+        return M.indptr, rows, np.asarray(M.data, dtype=float)
+    rows, cols = np.nonzero(M)
+    indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=M.shape[0]))])
+    return indptr, rows, np.asarray(M[rows, cols], dtype=float)
+
+
+def _row_sums(indptr: np.ndarray, w: np.ndarray) -> np.ndarray:
+    """Each row's sum of ``w`` (``np.add.reduceat``, as scipy.sparse sums a row)."""
+    out = np.zeros(len(indptr) - 1)
+    full = np.diff(indptr) > 0
+    if full.any():
+        out[full] = np.add.reduceat(w, indptr[:-1][full])
+    return out
+
+
+def _recursive_l(sorted_desc: np.ndarray, c: float) -> np.ndarray:
+    """Largest l with ``r_1 < c * (r_l + ... + r_m)`` per row (0 if none); rows sorted descending."""
+    tails = np.cumsum(sorted_desc[:, ::-1], axis=1)[:, ::-1]  # tails[:, j] = r_{j+1} + ... + r_m
+    ok = sorted_desc[:, :1] < c * tails                       # ok[:, j]: l = j + 1 satisfies
+    ok &= sorted_desc > 0                                      # l cannot exceed the distinct values
+    # ok is monotone (True then False) along a row, so the count of True is the largest l
+    return ok.sum(axis=1)
+
+
+_BLOCK_CELLS = 2_000_000  # dense cells per block of classes (16 MB of float64)
+
+
+def _l_statistic(kind: str, M, sizes: np.ndarray, c: float | None) -> np.ndarray:
+    """The one place of every l-diversity formula, on dense counts or a scipy.sparse matrix.
+
+    ``distinct``: the number of distinct values; ``frequency``: the count of the most frequent
+    value; ``entropy``: the entropy ``H`` (natural log); ``recursive``: the largest integer
+    ``l`` of recursive (c, l)-diversity.
+    """
+    n = M.shape[0]
+    indptr, rows, v = _nonzeros(M)
+    if kind == "distinct":
+        return _row_sums(indptr, (v > 0).astype(float))
+    if kind == "frequency":
+        top = np.zeros(n)
+        np.maximum.at(top, rows, v)
+        return top
+    if kind == "entropy":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            p = v * (1.0 / sizes)[rows]
+            plogp = np.where(p > 0, p * np.log(np.where(p > 0, p, 1.0)), 0.0)
+        return -_row_sums(indptr, plogp)
+    out = np.empty(n)                        # recursive: each class's counts sorted, in blocks of rows
+    step = max(1, _BLOCK_CELLS // max(M.shape[1], 1))
+    for s in range(0, n, step):
+        block = M[s:s + step]
+        block = block.toarray() if hasattr(block, "toarray") else np.asarray(block, dtype=float)
+        out[s:s + step] = _recursive_l(-np.sort(-block, axis=1), c)
+    return out
+
+
 @dataclass(frozen=True)
 class KAnonymity(Requirement):
     """k-anonymity: every equivalence class has at least ``k`` records (slide "k-anonymity").
@@ -125,14 +189,7 @@ class KAnonymity(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's size (float).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts, q : ignored
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -147,9 +204,7 @@ class KAnonymity(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -161,16 +216,7 @@ class KAnonymity(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: its size is at least ``k``.
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes.
-        counts, q : ignored
-            Accepted so that every requirement is called alike.
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         return _sizes(sizes) >= self.k
 
@@ -226,15 +272,7 @@ class LDiversity(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's number of distinct sensitive values (float; the ``distinct`` reading).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : ignored
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -258,9 +296,7 @@ class LDiversity(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -274,36 +310,58 @@ class LDiversity(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: it is l-diverse of this ``kind``.
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes (the row sums of ``counts``).
-        counts : array of shape (m, S)
-            Sensitive-value counts of every class.
-        q : ignored
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         sizes = _sizes(sizes)
         M = _counts(counts, sizes, "l-diversity")
         ok = sizes >= self.l                     # every kind needs at least l records per class
+        stat = _l_statistic(self.kind, M, sizes, self.c)
         if self.kind == "distinct":
-            return ok & ((M > 0).sum(axis=1) >= self.l)
+            return ok & (stat >= self.l)
         if self.kind == "frequency":
-            return ok & (M.max(axis=1) * self.l <= sizes)
+            return ok & (stat * self.l <= sizes)
         if self.kind == "entropy":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                P = M / M.sum(axis=1, keepdims=True)
-                H = -np.where(P > 0, P * np.log(np.where(P > 0, P, 1.0)), 0.0).sum(axis=1)
-            return ok & (H >= np.log(self.l) - 1e-12)
-        l = int(np.ceil(self.l))
-        if l > M.shape[1]:
-            return np.zeros(len(sizes), dtype=bool)
-        R = -np.sort(-M, axis=1)
-        tail = R[:, l - 1:].sum(axis=1)
-        return ok & (R[:, 0] < self.c * tail)
+            return ok & (stat >= np.log(self.l) - 1e-12)
+        return ok & (stat >= np.ceil(self.l))
+
+    def values(self, sizes: ArrayLike, counts: ArrayLike, /) -> np.ndarray:
+        """Each class's l under this ``kind``: the largest ``l`` the class satisfies.
+
+        ``distinct``: the number of distinct values; ``entropy``: ``exp(H)`` with ``H`` the
+        class's entropy (natural log); ``recursive``: the largest integer ``l`` of recursive
+        (c, l)-diversity; ``frequency``: ``size / (count of the most frequent value)``.  Dense
+        counts and scipy.sparse matrices are read by the same formulas.
+
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes (the row sums of ``counts``).
+        counts : array or scipy.sparse matrix of shape (m, S)
+            Sensitive-value counts of every class.
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> counts = np.array([[2, 2, 1], [4, 1, 0]])
+        >>> LDiversity(2, kind="frequency").values(counts.sum(axis=1), counts).tolist()
+        [2.5, 1.25]
+        """
+        sizes = np.asarray(sizes, dtype=float)
+        if counts is not None and not hasattr(counts, "shape"):
+            counts = np.asarray(counts, dtype=float)
+        if sizes.ndim != 1 or counts is None or counts.ndim != 2 or counts.shape[0] != sizes.shape[0]:
+            raise ValueError(f"counts: expected a ({sizes.shape[0]}, S) matrix (one row per class), "
+                             f"got {None if counts is None else counts.shape}")
+        stat = _l_statistic(self.kind, counts, sizes, self.c)
+        if self.kind == "frequency":
+            return sizes / stat
+        if self.kind == "entropy":
+            return np.exp(stat)
+        return stat.astype(float)
 
 
 @dataclass(frozen=True)
@@ -356,15 +414,7 @@ class TCloseness(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's EMD to ``q`` (:meth:`distances`).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : array of shape (S,), optional
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -384,9 +434,7 @@ class TCloseness(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -423,17 +471,32 @@ class TCloseness(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: its EMD to ``q`` is at most ``t`` (up to 1e-12).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-            Class sizes (the row sums of ``counts``).
-        counts : array of shape (m, S)
-            Sensitive-value counts of every class.
-        q : array of shape (S,), optional
-            The reference distribution (see :meth:`distances`).
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
         """
         return self.distances(sizes, counts, q=q) <= self.t + 1e-12
+
+
+def requirement_table() -> pd.DataFrame:
+    """The privacy models of :mod:`privlib.requirements`, read from the code: one row per
+    :class:`Requirement` subclass with what it needs, whether it is monotone and what it measures
+    (the docs' table of models is this table, checked by ``tests/test_requirement_protocol.py``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``model``, ``needs``, ``monotone``, ``measure``, ``source`` (the first line of the
+        class docstring), sorted by model name.
+
+    Examples
+    --------
+    >>> t = requirement_table()
+    >>> t.loc[t["model"] == "KAnonymity", ["needs", "monotone"]].values.tolist()
+    [['sizes', True]]
+    """
+    rows = []
+    for name in __all__:
+        c = globals()[name]
+        if isinstance(c, type) and issubclass(c, Requirement) and c is not Requirement:
+            rows.append(dict(model=name, needs=c.needs, monotone=c.monotone, measure=c.measure_name,
+                             source=(c.__doc__ or "").strip().splitlines()[0]))
+    return pd.DataFrame(rows).sort_values("model", kind="stable").reset_index(drop=True)

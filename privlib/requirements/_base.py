@@ -7,14 +7,57 @@ from typing import TYPE_CHECKING, ClassVar
 import numpy as np
 import pandas as pd
 
+from .._docs import fill_doc
+
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-__all__ = ["Requirement", "requirement_table", "as_requirements"]
+__all__ = ["Requirement", "as_requirements"]
 
 #: What a requirement reads, from least to most: the class sizes; the classes x sensitive values
 #: counts; the counts and the table's sensitive distribution (the reference).
 NEEDS = ("sizes", "counts", "reference")
+
+
+#: Docstring pieces of the per-class methods, filled into every requirement's ``{{name}}`` lines.
+DOC = {
+    "per_class": """
+        Parameters
+        ----------
+        sizes : array of shape (m,)
+            Class sizes (the row sums of ``counts``).
+        counts : array of shape (m, S), optional
+            Sensitive-value counts of every class (read unless ``needs`` is ``"sizes"``).
+        q : array of shape (S,), optional
+            The table's sensitive distribution (read when ``needs`` is ``"reference"``;
+            default: the classes' pooled one).
+        """,
+    "measure_returns": """
+        Returns
+        -------
+        ndarray of float, shape (m,)
+        """,
+    "satisfied_returns": """
+        Returns
+        -------
+        ndarray of bool, shape (m,)
+        """,
+    "label_returns": """
+        Returns
+        -------
+        str
+        """,
+}
+
+
+DOC["measure_doc"] = DOC["per_class"] + DOC["measure_returns"]
+DOC["satisfied_doc"] = DOC["per_class"] + DOC["satisfied_returns"]
+
+
+def _fill_methods(cls) -> None:
+    for name, f in vars(cls).items():
+        if callable(f) and f.__doc__ and "{{" in f.__doc__:
+            f.__doc__ = fill_doc(f.__doc__, **DOC)
 
 
 def _check_sa_name(sa) -> None:
@@ -80,12 +123,14 @@ class Requirement:
     monotone: ClassVar[bool] = False
     measure_name: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _fill_methods(cls)                       # the shared docstring pieces (``DOC``)
+
     def label(self) -> str:  # pragma: no cover - every subclass implements it
         """A short name of the model and its parameters.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -99,15 +144,7 @@ class Requirement:
                 q: ArrayLike | None = None) -> np.ndarray:  # pragma: no cover - every subclass implements it
         """The model's value on each class (see ``measure_name``).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S), optional
-        q : array of shape (S,), optional
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -121,15 +158,7 @@ class Requirement:
                   q: ArrayLike | None = None) -> np.ndarray:  # pragma: no cover - every subclass implements it
         """One bool per class.
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S), optional
-        q : array of shape (S,), optional
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
 
         Examples
         --------
@@ -142,11 +171,7 @@ class Requirement:
     def holds(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> bool:
         """True when every class is satisfied (``satisfied(...).all()``).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S), optional
-        q : array of shape (S,), optional
+        {{per_class}}
 
         Returns
         -------
@@ -161,31 +186,7 @@ class Requirement:
         return bool(np.asarray(self.satisfied(sizes, counts, q=q)).all())
 
 
-def requirement_table() -> pd.DataFrame:
-    """The privacy models of :mod:`privlib.requirements`, read from the code: one row per
-    :class:`Requirement` subclass with what it needs, whether it is monotone and what it measures
-    (the docs' table of models is this table, checked by ``tests/test_requirement_protocol.py``).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Columns ``model``, ``needs``, ``monotone``, ``measure``, ``source`` (the first line of the
-        class docstring), sorted by model name.
-
-    Examples
-    --------
-    >>> t = requirement_table()
-    >>> t.loc[t["model"] == "KAnonymity", ["needs", "monotone"]].values.tolist()
-    [['sizes', True]]
-    """
-    import privlib.requirements as R
-    rows = []
-    for name in R.__all__:
-        c = getattr(R, name)
-        if isinstance(c, type) and issubclass(c, Requirement) and c is not Requirement:
-            rows.append(dict(model=name, needs=c.needs, monotone=c.monotone, measure=c.measure_name,
-                             source=(c.__doc__ or "").strip().splitlines()[0]))
-    return pd.DataFrame(rows).sort_values("model", kind="stable").reset_index(drop=True)
+_fill_methods(Requirement)
 
 
 def as_requirements(requirements: Requirement | Sequence[Requirement], /) -> list:

@@ -70,9 +70,7 @@ class BetaLikeness(Requirement):
     def label(self) -> str:
         """A short name.
 
-        Returns
-        -------
-        str
+        {{label_returns}}
 
         Examples
         --------
@@ -93,16 +91,7 @@ class BetaLikeness(Requirement):
     def measure(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """Each class's largest relative gain ``max_v (q_v - p_v) / p_v`` (0 when no value gains).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : array of shape (S,), optional
-            The table's sensitive distribution ``p`` (default: the classes' pooled one).
-
-        Returns
-        -------
-        ndarray of float, shape (m,)
+        {{measure_doc}}
 
         Examples
         --------
@@ -115,16 +104,7 @@ class BetaLikeness(Requirement):
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: every value's relative gain is within its bound (up to 1e-12).
 
-        Parameters
-        ----------
-        sizes : array of shape (m,)
-        counts : array of shape (m, S)
-        q : array of shape (S,), optional
-            The table's sensitive distribution (default: the classes' pooled one).
-
-        Returns
-        -------
-        ndarray of bool, shape (m,)
+        {{satisfied_doc}}
 
         Examples
         --------

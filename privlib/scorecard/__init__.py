@@ -118,14 +118,15 @@ differs in every seed, and is ``fragile`` otherwise ("agrees in 7 of 10 seeds").
 :meth:`Scorecard.save` writes ``book/scorecards/<chapter>.csv``; the book's reproduction report
 (``book/reproducibility.ipynb``) gathers every chapter's rows with :func:`load_scorecards`.
 """
-from ._card import (CAUSES, CLAIM_KINDS, COLUMNS, COMPARISONS, STATUSES, TOLERANCE_POLICY, Claim, Scorecard,
-                    Seeds, half_unit, status)
+from ._card import Scorecard
+from ._claim import (CAUSES, CLAIM_KINDS, COLUMNS, COMPARISONS, STATUSES, TOLERANCE_POLICY, Claim, Seeds, half_unit,
+                     readings_dir, scorecard_dir, status)
 from ._multiverse import (CHOICE_COLUMNS, COSTLY_SECONDS, DIRECTIONS, MIN_COSTLY_SEEDS, MIN_NOISE_SEEDS,
                           RULES_PENDING, VERDICTS, change_direction, claim_rows, history_status, load_choices,
                           prediction_interval, verdict)
-from ._files import cause_counts, headline, load_scorecards, scorecard_dir
+from ._files import cause_counts, headline, load_scorecards
 from ._registry import (HISTORY_COLUMNS, MIN_SEEDS, READING_COLUMNS, REGISTRY_COMPARES, load_history,
-                        load_readings, readings_dir, validate_readings, write_readings)
+                        load_readings, validate_readings, write_readings)
 
 __all__ = [
     "Claim",

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._card import _LEGACY, CLAIM_KINDS, COLUMNS, STATUSES, Scorecard, _counts
+from ._card import Scorecard, _counts  # noqa: F401  (Scorecard: the doctests)
+from ._claim import _LEGACY, CAUSES, CLAIM_KINDS, COLUMNS, STATUSES, scorecard_dir
+from ._multiverse import claim_rows
 
-__all__ = ["headline", "scorecard_dir", "load_scorecards"]
+__all__ = ["headline", "load_scorecards", "cause_counts"]
 
 
 def headline(cards: pd.DataFrame) -> pd.DataFrame:
@@ -49,30 +51,6 @@ def headline(cards: pd.DataFrame) -> pd.DataFrame:
     if len(table):
         table.loc["all chapters"] = table.sum()
     return table
-
-
-def scorecard_dir() -> Path:
-    """``book/scorecards`` of the compendium: found from ``$PRIVLIB_BOOK_ROOT``, or by walking
-    up from the working directory to the folder holding ``_toc.yml``, or beside the package.
-
-    Returns
-    -------
-    pathlib.Path
-        The folder (it may not exist yet).
-
-    Examples
-    --------
-    >>> scorecard_dir().parts[-2:]
-    ('book', 'scorecards')
-    """
-    env = os.environ.get("PRIVLIB_BOOK_ROOT")
-    if env:
-        return Path(env) / "book" / "scorecards"
-    here = Path.cwd().resolve()
-    for d in (here, *here.parents):
-        if (d / "_toc.yml").exists():
-            return d / "book" / "scorecards"
-    return Path(__file__).resolve().parents[2] / "book" / "scorecards"
 
 
 def load_scorecards(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
@@ -139,8 +117,6 @@ def cause_counts(cards: pd.DataFrame, /, *, kinds: tuple = ("reproduction",)) ->
     >>> cause_counts(frame)["noise"].tolist()
     [1, 1, 2]
     """
-    from ._card import CAUSES
-    from ._multiverse import claim_rows
     cards = claim_rows(cards)
     rows = cards.loc[cards["kind"].isin(kinds)
                      & cards["status"].isin(["differs", "fragile", "choice-dependent"])].copy()

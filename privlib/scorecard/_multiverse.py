@@ -50,23 +50,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = [
-    "CHOICE_COLUMNS",
-    "MULTIVERSE_COLUMNS",
-    "VERDICTS",
-    "MIN_NOISE_SEEDS",
-    "MIN_COSTLY_SEEDS",
-    "COSTLY_SECONDS",
-    "RULES_PENDING",
-    "load_choices",
-    "verdict",
-    "prediction_interval",
-    "effective_cause",
-    "claim_rows",
-    "DIRECTIONS",
-    "change_direction",
-    "history_status",
-]
+from ._claim import Seeds, _parse_printed, _problem, readings_dir
+
+# The public names are listed once, in the ``__all__`` of :mod:`privlib.scorecard`.
 
 #: The columns of ``choices.csv``.
 CHOICE_COLUMNS = ["chapter", "choice", "option", "why"]
@@ -94,7 +80,6 @@ _SLUG_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 def _choices_path(directory) -> Path:
-    from ._registry import readings_dir
     return (Path(directory) if directory is not None else readings_dir()) / "choices.csv"
 
 
@@ -145,7 +130,6 @@ def load_choices(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
 def choice_problems(frame: pd.DataFrame, choices: pd.DataFrame | None, *, chapter: str,
                     pending: tuple = ()) -> list[str]:
     """The rules of this module broken by a registry (used by ``validate_readings``)."""
-    from ._registry import _problem
     problems = []
     ids = set(frame["id"])
     for r in frame.itertuples(index=False):
@@ -308,7 +292,6 @@ def prediction_interval(values, source, *, level: float = 0.95) -> dict:
 
 def seed_interval(claim) -> dict | None:
     """The prediction interval of a claim over numeric seeds (None for booleans and single values)."""
-    from ._card import Seeds, _parse_printed
     if not isinstance(claim.ours, Seeds) or claim.compare == "holds":
         return None
     if any(isinstance(v, (bool, np.bool_)) for v in claim.ours):
@@ -364,7 +347,6 @@ def claim_rows(frame: pd.DataFrame) -> pd.DataFrame:
 
 def pending_note(claim) -> str:
     """Says which of the book's rules the row's registry does not meet yet (:data:`RULES_PENDING`)."""
-    from ._card import Seeds
     notes = []
     if ("seeds" in claim.pending and isinstance(claim.ours, Seeds) and claim.kind in ("reproduction", "calibration")
             and len(claim.ours) < MIN_NOISE_SEEDS):

@@ -18,13 +18,12 @@ import numpy as np
 import pandas as pd
 
 from .._validation import _fmt
-from ._card import CAUSES, CLAIM_KINDS, COMPARISONS, Claim, Seeds, half_unit
+from ._claim import CAUSES, CLAIM_KINDS, COMPARISONS, Claim, Seeds, _problem, half_unit, readings_dir
 from ._multiverse import MULTIVERSE_COLUMNS, RULES_PENDING, choice_problems, load_choices
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
 
-    from ._card import Scorecard
 
 __all__ = [
     "READING_COLUMNS",
@@ -53,27 +52,6 @@ MIN_SEEDS = 5
 
 _ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _REQUIRED = ("id", "where", "claim", "kind", "reading", "compare")
-
-
-def readings_dir() -> Path:
-    """``book/scorecards/readings`` of the compendium (see :func:`privlib.scorecard.scorecard_dir`).
-
-    Returns
-    -------
-    pathlib.Path
-        The folder (it may not exist yet).
-
-    Examples
-    --------
-    >>> readings_dir().parts[-3:]
-    ('book', 'scorecards', 'readings')
-    """
-    from ._files import scorecard_dir
-    return scorecard_dir() / "readings"
-
-
-def _problem(chapter, rid, text) -> str:
-    return f"{chapter}: reading {rid!r}: {text}"
 
 
 def validate_readings(frame: pd.DataFrame, /, *, chapter: str = "registry", choices: pd.DataFrame | None = None,
@@ -320,7 +298,7 @@ def load_history(*, directory: str | os.PathLike | None = None) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------------- used by Scorecard
-def _reading(card: Scorecard, rid: str) -> pd.Series:
+def _reading(card: object, rid: str) -> pd.Series:
     if card.readings is None:
         raise ValueError("record: this scorecard has no registry; build it with Scorecard.from_readings")
     match = card.readings.loc[card.readings["id"] == rid]
@@ -336,11 +314,10 @@ def _reading(card: Scorecard, rid: str) -> pd.Series:
 
 
 def _common(r: pd.Series, chapter: str = "") -> dict:
-    from ._multiverse import RULES_PENDING as _pending
     return dict(kind=r["kind"], where=r["where"], reason=r["reason"], id=r["id"], quote=r["quote"],
                 variant=r["variant"], reading=r["reading"], cause=r["cause"], choice=r["choice"],
                 option=r["option"], option_of=r["of"], can_fail=r["can_fail"],
-                justification=r["justification"], pending=_pending.get(chapter, ()))
+                justification=r["justification"], pending=RULES_PENDING.get(chapter, ()))
 
 
 def not_reproduced_rows(frame: pd.DataFrame, chapter: str = "") -> list[Claim]:
@@ -348,7 +325,7 @@ def not_reproduced_rows(frame: pd.DataFrame, chapter: str = "") -> list[Claim]:
             for _, r in frame.loc[frame["compare"] == "none"].iterrows()]
 
 
-def claim_from_reading(card: Scorecard, rid: str, ours: object, *, note: str = "") -> Claim:
+def claim_from_reading(card: object, rid: str, ours: object, *, note: str = "") -> Claim:
     r = _reading(card, rid)
     compare = r["compare"]
     if compare == "table":
@@ -392,7 +369,7 @@ def _cells(ours, rid) -> np.ndarray:
     return arr.astype(float)
 
 
-def table_from_reading(card: Scorecard, rid: str, ours: ArrayLike, *, source=None, note: str = "") -> Claim:
+def table_from_reading(card: object, rid: str, ours: ArrayLike, *, source=None, note: str = "") -> Claim:
     r = _reading(card, rid)
     if r["compare"] != "table":
         raise ValueError(f"id: {rid!r} is registered with compare={r['compare']!r}, not 'table': use record")
@@ -404,15 +381,14 @@ def table_from_reading(card: Scorecard, rid: str, ours: ArrayLike, *, source=Non
     else:
         mine = _cells(ours, rid)
     tolerance = "printed" if r["tolerance"] == "printed" else float(r["tolerance"])
-    from ._card import Scorecard as _Card
-    scratch = _Card(card.chapter)
+    scratch = type(card)(card.chapter)
     row = scratch.add_table(r["claim"], source, mine, tolerance, kind=r["kind"], where=r["where"],
                             note=note, reason=r["reason"])
     return Claim(row.claim, row.source, row.ours, row.tolerance, row.compare, note=note, cells=row.cells,
                  **_common(r, card.chapter))
 
 
-def check_complete(card: Scorecard) -> None:
+def check_complete(card: object) -> None:
     if card.readings is None:
         return
     have = {c.id for c in card.claims}

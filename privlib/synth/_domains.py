@@ -7,6 +7,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ._schema import TOY_COMMUTING_DOC
+from .._docs import shared_doc
 from .._validation import (
     as_generator,
     check_array,
@@ -272,6 +274,7 @@ def _unit_keys(geo, dist, cut):
     return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
 
 
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(), rng: int | np.random.Generator,
                   chunk: int = 256) -> Domains:
     """Coarsen and edit the prior domain of every work tract that has a workplace.
@@ -308,15 +311,7 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> dom = build_domains(data, rng=0)
     >>> dom.sizes.tolist(), dom.prior_count.tolist()
     ([2], [5.0, 2.0])

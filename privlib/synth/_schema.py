@@ -12,6 +12,19 @@ import pandas as pd
 
 from .._validation import check_array, check_columns, check_nonempty
 
+#: A shared docstring piece (``{{toy_commuting}}``).
+TOY_COMMUTING_DOC = """
+>>> import pandas as pd
+>>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
+>>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
+...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
+>>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
+>>> data = CommutingData(Geography(blocks, tracts),
+...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
+...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
+...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+"""
+
 
 @dataclass(frozen=True)
 class Geography:

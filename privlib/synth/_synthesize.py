@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._schema import TOY_COMMUTING_DOC
+from .._docs import shared_doc
 from .._validation import as_generator, check_array, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ._domains import DIRECTION_LABELS, DISTANCE_LABELS, N_GRID, Domains, OTMSettings, grid_cell
@@ -16,6 +18,7 @@ from ._schema import CommutingData, check_commuting_data
 from ._transition import _MAX_DRAWS
 
 @dataclass(frozen=True)
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 class Synthesis:
     """Result of :func:`synthesize`, summarised on the 8 x 5 grid per workplace.
 
@@ -41,15 +44,7 @@ class Synthesis:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> syn = synthesize(data, build_domains(data, rng=0), rng=1)
     >>> int(syn.synthetic.sum()), round(syn.adjusted_eps, 3)
     (3, 8.982)
@@ -85,6 +80,7 @@ def _alpha_min_lookup(m: np.ndarray, settings: OTMSettings) -> np.ndarray:
     return vals[np.searchsorted(uniq, mm)]
 
 
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings = OTMSettings(),
                published: np.ndarray | None = None, rng: int | np.random.Generator,
                chunk: int = 4000) -> Synthesis:
@@ -136,15 +132,7 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> syn = synthesize(data, build_domains(data, rng=0), rng=1)
     >>> syn.synthetic.sum(axis=1).tolist(), syn.ledger.total() == syn.adjusted_eps
     ([3.0], True)
@@ -276,6 +264,7 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
                      retained=retained, ledger=ledger)
 
 
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def validity_grid(syn: Synthesis, *, which: str = "posterior") -> np.ndarray:
     """Per-workplace distributions over the 40 grid cells (rows sum to 1 where defined).
 
@@ -298,15 +287,7 @@ def validity_grid(syn: Synthesis, *, which: str = "posterior") -> np.ndarray:
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> syn = synthesize(data, build_domains(data, rng=0), rng=1)
     >>> validity_grid(syn, which="likelihood").sum(axis=1).tolist()
     [1.0]
@@ -320,6 +301,7 @@ def validity_grid(syn: Synthesis, *, which: str = "posterior") -> np.ndarray:
         return np.where(tot > 0, arr / np.where(tot > 0, tot, 1), np.nan)
 
 
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def analytical_validity(syn: Synthesis, *, small: tuple[int, int] = (1, 9)) -> pd.DataFrame:
     """Population-weighted KL divergence and integrated squared error, all and small workplaces.
 
@@ -342,15 +324,7 @@ def analytical_validity(syn: Synthesis, *, small: tuple[int, int] = (1, 9)) -> p
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> syn = synthesize(data, build_domains(data, rng=0), rng=1)
     >>> analytical_validity(syn).loc["all", ["workplaces", "jobs"]].tolist()
     [1.0, 3.0]
@@ -373,6 +347,7 @@ def analytical_validity(syn: Synthesis, *, small: tuple[int, int] = (1, 9)) -> p
     return pd.DataFrame(rows).T
 
 
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def mass_by_distance(syn: Synthesis, *, small: tuple[int, int] | None = None) -> pd.DataFrame:
     """Posterior, likelihood and prior mass across the 8 commute ranges, population-weighted.
 
@@ -392,15 +367,7 @@ def mass_by_distance(syn: Synthesis, *, small: tuple[int, int] | None = None) ->
 
     Examples
     --------
-    >>> import pandas as pd
-    >>> from privlib.synth import CommutingData, Geography, build_domains, synthesize
-    >>> blocks = pd.DataFrame({"block": [0, 1, 2, 3], "tract": [0, 0, 1, 1], "puma": [0, 0, 1, 1],
-    ...                        "spuma": 0, "x": [0.0, 0.2, 3.0, 3.2], "y": 0.0})
-    >>> tracts = pd.DataFrame({"tract": [0, 1], "puma": [0, 1], "spuma": 0, "x": [0.1, 3.1], "y": 0.0})
-    >>> data = CommutingData(Geography(blocks, tracts),
-    ...     pd.DataFrame({"workplace": [0], "block": [0], "tract": [0], "n": [3]}),
-    ...     pd.DataFrame({"workplace": [0, 0, 0], "home_block": [0, 2, 3], "home_tract": [0, 1, 1]}),
-    ...     pd.DataFrame({"work_tract": [0, 0], "home_tract": [0, 1], "count": [5, 2]}))
+    {{toy_commuting}}
     >>> syn = synthesize(data, build_domains(data, rng=0), rng=1)
     >>> mass_by_distance(syn).sum().round(6).tolist()
     [1.0, 1.0, 1.0]
