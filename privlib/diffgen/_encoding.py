@@ -199,6 +199,17 @@ class _Prepared:
     def K(self) -> int:
         return len(self.classes)
 
+    def __getstate__(self):
+        """Pickled (shipped to a worker process) without the split cache of ``_diffgen``: it is
+        rebuilt where it is used."""
+        state = self.__dict__.copy()
+        state["cache"] = {k: v for k, v in self.cache.items() if k != SPLIT_CACHE}
+        return state
+
+
+#: The key of ``_Prepared.cache`` under which ``_diffgen`` caches its split distributions.
+SPLIT_CACHE = "diffgen split distributions"
+
 
 def _check_target(df, target):
     if isinstance(target, (list, tuple, set, dict, np.ndarray, pd.Index)):

@@ -363,9 +363,22 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     >>> exponential([0.0, 100.0, 0.0], eps=1.0, rng=0)
     1
     """
+    cdf = _exponential_cdf(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
+    return _exponential_draw(cdf, as_generator(rng, release=True))
+
+
+def _exponential_cdf(utilities, *, eps, sensitivity=1.0, base_measure=None) -> tuple:
+    """What :func:`exponential` draws from: ``(cumsum(P), sum(P))`` of
+    :func:`exponential_probabilities` (a caller drawing many times from one distribution
+    computes it once; :func:`_exponential_draw` then consumes the same random numbers)."""
     p = exponential_probabilities(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
-    gen = as_generator(rng, release=True)
-    return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
+    return np.cumsum(p), p.sum()
+
+
+def _exponential_draw(cdf: tuple, gen: np.random.Generator) -> int:
+    """One draw of :func:`exponential` from ``cdf = _exponential_cdf(...)`` (one ``gen.random()``)."""
+    cum, total = cdf
+    return int(np.searchsorted(cum, gen.random() * total, side="right").clip(0, cum.size - 1))
 
 
 def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, rng: int | np.random.Generator,
