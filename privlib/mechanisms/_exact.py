@@ -44,19 +44,27 @@ def _bern_exp(gen, num, t):
     ``rng.integers(0, t k) < num`` while ``t k <= 2**62``, else ``Bernoulli(num / t)`` and
     ``Bernoulli(1 / k)`` (no product can overflow)."""
     cur = np.asarray(num, dtype=np.int64).ravel()
-    out = np.zeros(cur.size, dtype=bool)
-    idx = np.arange(cur.size)
+    if not cur.size:
+        return np.zeros(np.shape(num), dtype=bool)
     k = 1
-    while idx.size:
+    while True:   # round k draws A_k for the elements whose A_1 .. A_(k-1) were all 1
+        m = cur.size
         if t == 1 and k == 1:
             a = cur >= 1                                  # Bernoulli(cur / 1): no draw
         elif t * k <= _T_MAX:
-            a = gen.integers(0, t * k, size=idx.size) < cur
+            a = gen.integers(0, t * k, size=m) < cur
         else:
-            a = (gen.integers(0, t, size=idx.size) < cur) & (gen.integers(0, k, size=idx.size) == 0)
-        if k % 2:
-            out[idx[~a]] = True
-        idx, cur = idx[a], cur[a]
+            a = (gen.integers(0, t, size=m) < cur) & (gen.integers(0, k, size=m) == 0)
+        if k == 1:                                        # every element is drawn: no index arrays
+            out = ~a
+            idx = np.flatnonzero(a)
+        else:
+            if k % 2:
+                out[idx[~a]] = True
+            idx = idx[a]
+        if not idx.size:
+            break
+        cur = cur[a]
         k += 1
     return out.reshape(np.shape(num))
 
