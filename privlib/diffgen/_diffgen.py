@@ -116,8 +116,7 @@ def _grid_counts(a, bounds) -> tuple[np.ndarray, np.ndarray]:
     """The first grid index and the number of public grid points ``a.grid(k)`` in each interval ``(bounds[j], bounds[j+1]]``
     of split points, restricted to ``(bounds[0], bounds[-1])`` (the interval's ends are grid
     points or the domain's ends)."""
-    k_lo = int(a.first_k(np.array([bounds[0]]))[0])
-    k_hi = int(a.first_k(np.array([bounds[-1]]))[0])
+    k_lo, k_hi = (int(k) for k in a.first_k(np.array([bounds[0], bounds[-1]])))   # elementwise
     f = a.first_k(bounds, strict=True)
     f[0], f[-1] = k_lo + 1, k_hi
     f = np.maximum.accumulate(np.clip(f, k_lo + 1, k_hi))

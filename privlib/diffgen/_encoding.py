@@ -75,7 +75,9 @@ class _Numerical:
         x = np.asarray(x, dtype=float)
         with np.errstate(over="ignore", invalid="ignore"):
             est = np.floor((x - self.low) / self.step)
-        k = np.clip(np.nan_to_num(est, nan=0.0, posinf=2.0 ** 62, neginf=0.0), 0, 2.0 ** 62).astype(np.int64)
+        if not np.isfinite(est).all():
+            est = np.nan_to_num(est, nan=0.0, posinf=2.0 ** 62, neginf=0.0)
+        k = np.clip(est, 0, 2.0 ** 62).astype(np.int64)
         for _ in range(64):
             g = self.grid(k)
             up = (g <= x) if strict else (g < x)
