@@ -10,7 +10,7 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
-from ..mechanisms import _exponential_cdf, _exponential_draw, discrete_laplace, exponential
+from ..mechanisms import _exponential_cdf, _exponential_draw, _exponential_scores, discrete_laplace
 from ._encoding import SPLIT_CACHE, _derive_classes, _interval_label, _prepare, _Prepared, _validate
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
@@ -312,7 +312,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
             raise ValueError(f"h: no candidate left to specialize at iteration {it} (every interval is "
                              f"too narrow to split further); expected h <= {it - 1}, got {h}")
         u = np.array([c[2] for c in cands])
-        pick = exponential(u, eps=eps_p, sensitivity=du, rng=gen)
+        pick = _exponential_scores(u, eps_p, du, gen)   # = exponential(u, eps=eps_p, sensitivity=du, rng=gen)
         entries.append(LedgerEntry("exponential", eps_p, "sequential",
                                    detail=f"Algorithm 1, line 7: iteration {it}, candidate selection "
                                           f"among {len(cands)}"))

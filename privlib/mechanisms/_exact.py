@@ -73,12 +73,28 @@ def _geometric_exp1(gen, n):
     """``n`` exact draws of V with P(V = v) = (1 - e^-1) e^-v, v >= 0: the number of successes of
     Bernoulli(exp(-1)) before the first failure (CKS 2020, Algorithm 2, lines 5-8)."""
     v = np.zeros(n, dtype=np.int64)
-    idx = np.arange(n)
+    if not n:
+        return v
+    idx = np.flatnonzero(_bern_exp_one(gen, n))
     while idx.size:
-        ok = _bern_exp(gen, np.ones(idx.size, dtype=np.int64), 1)
-        idx = idx[ok]
         v[idx] += 1
+        idx = idx[_bern_exp_one(gen, idx.size)]
     return v
+
+
+def _bern_exp_one(gen, m):
+    """``_bern_exp(gen, np.ones(m, dtype=np.int64), 1)``, Bernoulli(exp(-1)), with the same draws and
+    fewer arrays: A_1 = Bernoulli(1) needs no draw, then A_k = ``rng.integers(0, k) < 1``."""
+    out = np.zeros(m, dtype=bool)
+    idx = np.flatnonzero(gen.integers(0, 2, size=m) < 1)          # A_2 = 0: k = 2 is even, result 0
+    k = 3
+    while idx.size:
+        a = gen.integers(0, k, size=idx.size) < 1
+        if k % 2:
+            out[idx[~a]] = True
+        idx = idx[a]
+        k += 1
+    return out
 
 
 def _eps_rational(eps, sensitivity):
@@ -132,7 +148,7 @@ def _discrete_laplace_noise(gen, n, s, t):
         neg = gen.integers(0, 2, size=u.size).astype(bool)
         ok = ~(neg & (y == 0))                # reject "-0" so that 0 is not counted twice
         kept = todo[keep]
-        out[kept[ok]] = np.where(neg[ok], -y[ok], y[ok])
+        out[kept[ok]] = np.where(neg, -y, y)[ok]
         rest = ~keep
         rest[keep] = ~ok
         todo = todo[rest]
