@@ -16,7 +16,7 @@ Three measurements, each on one process (``n_jobs=1``) and timed in CPU seconds
   tasks, a tenth of the chapter's repeats).
 
 Each row of ``benchmarks/results/bench_ch3.csv`` (appended) gives the label, the measurement,
-its CPU seconds, and the share of the profiled CPU time spent in the scikit-learn tree fit,
+its CPU seconds (profiled, then again without the profiler), and the share of the profiled CPU time spent in the scikit-learn tree fit,
 the exact discrete Laplace sampler, DiffGen's split-point choice (Lines 4 and 9) and the
 rest.  The sweep's CA values are also written to ``benchmarks/results/bench_ch3_sweep_ca.csv``
 (a change of the code must leave them identical).
@@ -59,6 +59,13 @@ def profiled(fn):
     return out, seconds, cum
 
 
+def plain(fn):
+    """CPU seconds of ``fn()`` without the profiler (cProfile inflates many small calls)."""
+    t0 = time.process_time()
+    fn()
+    return time.process_time() - t0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--label", default="run")
@@ -83,6 +90,7 @@ def main():
     for name, fn in (("task", task), ("sweep", sweep)):
         out, sec, cum = profiled(fn)
         rows.append((name, len(out), sec, cum))
+        rows.append((name + " unprofiled", len(out), plain(fn), {}))
         if name == "sweep":
             out.drop(columns="seconds").to_csv(args.ca_out, index=False)
 
@@ -92,6 +100,7 @@ def main():
 
     out, sec, cum = profiled(cv)
     rows.append(("cv", len(out), sec, cum))
+    rows.append(("cv unprofiled", len(out), plain(cv), {}))
     path = os.path.join(HERE, "results", "bench_ch3.csv")
     new = not os.path.exists(path)
     with open(path, "a") as f:
