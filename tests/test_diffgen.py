@@ -400,6 +400,32 @@ def test_sweep_same_results_for_one_or_two_workers():
     assert len(a) == 2 * 2 * 2 * 2 and a["ca"].between(0, 1).all()
 
 
+# Pinned results of a small sweep and cross-validation (computed before the sweep's split
+# distributions were cached and its chunks dealt round-robin): a speed-up must leave every
+# release, its random stream and its CA unchanged, in this process and with workers.
+PINNED_CORRECT = [105, 105, 70, 99, 96, 98, 74, 97, 80, 102, 105, 103, 95, 92, 101, 93, 104, 102, 74, 105, 89, 82,
+                  80, 85, 97, 89, 89, 89, 105, 105, 104, 74, 105, 90, 103, 88]
+PINNED_ROWS = [8, 7, 6, 17, 27, 20, 38, 25, 36, 8, 8, 8, 33, 24, 16, 65, 47, 59, 8, 6, 8, 30, 10, 13, 29, 58, 14, 8,
+               8, 6, 26, 19, 20, 49, 35, 74]
+PINNED_CELLS = [8, 8, 6, 20, 36, 24, 56, 32, 48, 8, 8, 8, 36, 24, 24, 80, 80, 96, 8, 6, 8, 36, 12, 20, 42, 96, 18, 8,
+                8, 6, 32, 20, 24, 72, 48, 96]
+PINNED_CV = [0.694610778443, 0.622754491018, 0.692771084337, 0.700598802395, 0.658682634731, 0.710843373494,
+             0.676646706587, 0.616766467066, 0.632530120482]
+
+
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_sweep_and_cross_validation_pinned(n_jobs):
+    df = _small_data(500, seed=1)
+    train, test = df.iloc[:350], df.iloc[350:]
+    out = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, eps_values=[0.25, 1.0], h_values=[2, 5, 8],
+                    utilities=("max", "infogain"), runs=3, rng=4, classes=CLS, n_jobs=n_jobs)
+    assert [int(round(c * len(test))) for c in out["ca"]] == PINNED_CORRECT
+    assert out["rows"].tolist() == PINNED_ROWS and out["cells"].tolist() == PINNED_CELLS
+    cv = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[0.5, 1.0], h=4, k=5, folds=3, rng=2,
+                            classes=CLS, n_jobs=n_jobs)
+    assert cv["ca"].round(12).tolist() == PINNED_CV
+
+
 def test_cross_validate_rows():
     df = _small_data(300, seed=3)
     cv = xdg.cross_validate(df, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h=3, k=5, folds=3, rng=0, classes=CLS)

@@ -10,8 +10,8 @@ from numpy.typing import ArrayLike
 
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
-from ..mechanisms import discrete_laplace, exponential
-from ._encoding import _derive_classes, _interval_label, _prepare, _Prepared, _validate
+from ..mechanisms import _exponential_cdf, _exponential_draw, _exponential_scores, discrete_laplace
+from ._encoding import SPLIT_CACHE, _derive_classes, _interval_label, _prepare, _Prepared, _validate
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
 
@@ -73,12 +73,50 @@ def _noisy_counts(key, y, K, n_groups, eps_half, gen, dense_cells=None):
     return idx[order], cnt[order]
 
 
+#: Largest number of array elements the split cache of one prepared table holds (about 8 bytes each).
+_SPLIT_CACHE_ELEMENTS = 1 << 22
+
+
+def _split_distribution(prep, a_idx, lo, hi, utility, eps_p, du):
+    """The exponential mechanism's distribution over the split points of ``[lo, hi)`` (Lines 4
+    and 9): the scores ``u`` of the intervals between data values, each interval's first grid
+    index and number of grid points, and ``_exponential_cdf`` of them.  A function of the
+    training table and of the public arguments only (no randomness), so it is cached on
+    ``prep``: the many releases of a sweep split the same intervals (every release splits
+    each full domain at Line 4) and draw from the cached distribution -- the same arrays, the
+    same draws as computing them afresh.  The cache holds at most
+    :data:`_SPLIT_CACHE_ELEMENTS` array elements (emptied when full) and is not pickled."""
+    cache = prep.cache.setdefault(SPLIT_CACHE, {})
+    key = (a_idx, lo, hi, utility)
+    hit = cache.get(key)
+    if hit is None:
+        left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
+        u = _num_scores(left, total, utility)
+        start, counts = _grid_counts(prep.attrs[a_idx], bounds)
+        hit = cache[key] = (u, start, counts, {})
+        _account(cache, 3 * u.size)
+    u, start, counts, cdfs = hit
+    cdf = cdfs.get((eps_p, du))
+    if cdf is None:
+        cdf = cdfs[(eps_p, du)] = _exponential_cdf(u, eps=eps_p, sensitivity=du, base_measure=counts)
+        _account(cache, u.size)
+    return u, start, counts, cdf
+
+
+def _account(cache, size):
+    """Count ``size`` more cached elements; empty the cache once it holds too many."""
+    used = cache.get(None, 0) + size
+    if used > _SPLIT_CACHE_ELEMENTS:
+        cache.clear()
+        used = 0
+    cache[None] = used
+
+
 def _grid_counts(a, bounds) -> tuple[np.ndarray, np.ndarray]:
     """The first grid index and the number of public grid points ``a.grid(k)`` in each interval ``(bounds[j], bounds[j+1]]``
     of split points, restricted to ``(bounds[0], bounds[-1])`` (the interval's ends are grid
     points or the domain's ends)."""
-    k_lo = int(a.first_k(np.array([bounds[0]]))[0])
-    k_hi = int(a.first_k(np.array([bounds[-1]]))[0])
+    k_lo, k_hi = (int(k) for k in a.first_k(np.array([bounds[0], bounds[-1]])))   # elementwise
     f = a.first_k(bounds, strict=True)
     f[0], f[-1] = k_lo + 1, k_hi
     f = np.maximum.accumulate(np.clip(f, k_lo + 1, k_hi))
@@ -241,15 +279,13 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     cands: list = []
 
     def choose_split(a_idx, lo, hi, line, group):
-        left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
-        u = _num_scores(left, total, utility)
+        u, start, counts, cdf = _split_distribution(prep, a_idx, lo, hi, utility, eps_p, du)
         a = prep.attrs[a_idx]
-        start, counts = _grid_counts(a, bounds)
         # exponential mechanism over the public grid points strictly inside (lo, hi): the grid
         # points of interval j share its score, so pick j weighted by its number of grid points,
         # then one of them uniformly (an integer draw) -- the release is a grid point, a function
         # of public values and of an integer index only
-        j = exponential(u, eps=eps_p, sensitivity=du, rng=gen, base_measure=counts)
+        j = _exponential_draw(cdf, gen)
         s = float(a.grid(int(start[j]) + int(gen.integers(0, counts[j]))))
         entries.append(LedgerEntry("exponential", eps_p, "parallel" if group else "sequential", group=group,
                                    detail=f"Algorithm 1, line {line}: split point of {prep.attrs[a_idx].name} "
@@ -276,7 +312,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
             raise ValueError(f"h: no candidate left to specialize at iteration {it} (every interval is "
                              f"too narrow to split further); expected h <= {it - 1}, got {h}")
         u = np.array([c[2] for c in cands])
-        pick = exponential(u, eps=eps_p, sensitivity=du, rng=gen)
+        pick = _exponential_scores(u, eps_p, du, gen)   # = exponential(u, eps=eps_p, sensitivity=du, rng=gen)
         entries.append(LedgerEntry("exponential", eps_p, "sequential",
                                    detail=f"Algorithm 1, line 7: iteration {it}, candidate selection "
                                           f"among {len(cands)}"))

@@ -75,7 +75,9 @@ class _Numerical:
         x = np.asarray(x, dtype=float)
         with np.errstate(over="ignore", invalid="ignore"):
             est = np.floor((x - self.low) / self.step)
-        k = np.clip(np.nan_to_num(est, nan=0.0, posinf=2.0 ** 62, neginf=0.0), 0, 2.0 ** 62).astype(np.int64)
+        if not np.isfinite(est).all():
+            est = np.nan_to_num(est, nan=0.0, posinf=2.0 ** 62, neginf=0.0)
+        k = np.clip(est, 0, 2.0 ** 62).astype(np.int64)
         for _ in range(64):
             g = self.grid(k)
             up = (g <= x) if strict else (g < x)
@@ -198,6 +200,17 @@ class _Prepared:
     @property
     def K(self) -> int:
         return len(self.classes)
+
+    def __getstate__(self):
+        """Pickled (shipped to a worker process) without the split cache of ``_diffgen``: it is
+        rebuilt where it is used."""
+        state = self.__dict__.copy()
+        state["cache"] = {k: v for k, v in self.cache.items() if k != SPLIT_CACHE}
+        return state
+
+
+#: The key of ``_Prepared.cache`` under which ``_diffgen`` caches its split distributions.
+SPLIT_CACHE = "diffgen split distributions"
 
 
 def _check_target(df, target):

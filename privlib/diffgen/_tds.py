@@ -172,17 +172,20 @@ def _tds(prep: _Prepared, k: int, qid=None, labels: bool = True) -> Release:
             add(a_idx, 0 if a.kind == "categorical" else (a.low, a.high))
 
     it = 0
+    parts: dict = {}   # (a_idx, key) -> (records, child codes, number of children)
     while True:
         A = int(sizes_g[sizes_g > 0].min())
         best, best_score, best_info = None, -np.inf, None
         still = []
         for cand in cands:
             a_idx, key, ig, split = cand
-            idx = records(a_idx, key)
+            if (a_idx, key) not in parts:   # a candidate's records and their children do not change
+                idx = records(a_idx, key)
+                parts[(a_idx, key)] = (idx, *child_codes(a_idx, key, split, idx)) if len(idx) else (idx, None, 0)
+            idx, cc, nch = parts[(a_idx, key)]
             if len(idx) == 0:
                 still.append(cand)
                 continue
-            cc, nch = child_codes(a_idx, key, split, idx)
             g = gid[idx]
             sub = np.bincount(g * nch + cc, minlength=len(sizes_g) * nch)
             new_min = int(sub[sub > 0].min())
@@ -204,11 +207,14 @@ def _tds(prep: _Prepared, k: int, qid=None, labels: bool = True) -> Release:
         it += 1
         cands.remove(best)
         a_idx, key, ig, split = best
+        del parts[(a_idx, key)]   # specialized: its key leaves the cut
         idx, cc, nch, g = best_info
         a = prep.attrs[a_idx]
         # new group ids: (old group, child) pairs of the specialized records
         pair = g * nch + cc
-        uniq, inv = np.unique(pair, return_inverse=True)
+        present = np.bincount(pair, minlength=len(sizes_g) * nch) > 0   # np.unique(pair, return_inverse=True)
+        uniq = np.flatnonzero(present)                                  # by counting: pair < groups x children
+        inv = (np.cumsum(present) - 1)[pair]
         new_ids = len(sizes_g) + np.arange(len(uniq))
         sizes_g = np.concatenate([sizes_g, np.bincount(inv, minlength=len(uniq))])
         sizes_g[g] = 0

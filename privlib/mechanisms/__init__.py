@@ -287,6 +287,12 @@ def exponential_probabilities(utilities: ArrayLike, *, eps: float, sensitivity: 
             raise ValueError(f"base_measure: expected shape {u.shape}, got {mu.shape}")
         if np.any(mu < 0) or not np.all(np.isfinite(mu)) or not np.any(mu > 0):
             raise ValueError("base_measure: expected finite non-negative weights, not all zero")
+    return _exponential_p(u, eps, sensitivity, mu)
+
+
+def _exponential_p(u, eps, sensitivity, mu):
+    """:func:`exponential_probabilities` of checked arguments: ``u`` a finite non-empty 1-d float
+    array, ``mu`` None or valid float weights of its shape, ``eps`` and ``sensitivity`` checked."""
     top = float(np.abs(u).max())
     if eps * top < 1e300 and eps * top / (2.0 * sensitivity) < 1e300 and (mu is None or mu.min() > 0):
         logw = eps * u / (2.0 * sensitivity)       # the common case: nothing can overflow (same arithmetic)
@@ -363,9 +369,30 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     >>> exponential([0.0, 100.0, 0.0], eps=1.0, rng=0)
     1
     """
+    cdf = _exponential_cdf(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
+    return _exponential_draw(cdf, as_generator(rng, release=True))
+
+
+def _exponential_cdf(utilities, *, eps, sensitivity=1.0, base_measure=None) -> tuple:
+    """What :func:`exponential` draws from: ``(cumsum(P), sum(P))`` of
+    :func:`exponential_probabilities` (a caller drawing many times from one distribution
+    computes it once; :func:`_exponential_draw` then consumes the same random numbers)."""
     p = exponential_probabilities(utilities, eps=eps, sensitivity=sensitivity, base_measure=base_measure)
-    gen = as_generator(rng, release=True)
-    return int(np.searchsorted(np.cumsum(p), gen.random() * p.sum(), side="right").clip(0, p.size - 1))
+    return np.cumsum(p), p.sum()
+
+
+def _exponential_scores(u: np.ndarray, eps: float, sensitivity: float, gen: np.random.Generator) -> int:
+    """:func:`exponential` of scores its caller computed (``u`` a finite non-empty 1-d float64
+    array, ``eps`` and ``sensitivity`` positive floats): the same arithmetic and the same draw,
+    without re-checking the arguments (a hot loop, e.g. DiffGen's Line 7)."""
+    p = _exponential_p(u, eps, sensitivity, None)
+    return _exponential_draw((np.cumsum(p), p.sum()), gen)
+
+
+def _exponential_draw(cdf: tuple, gen: np.random.Generator) -> int:
+    """One draw of :func:`exponential` from ``cdf = _exponential_cdf(...)`` (one ``gen.random()``)."""
+    cum, total = cdf
+    return int(np.searchsorted(cum, gen.random() * total, side="right").clip(0, cum.size - 1))
 
 
 def exponential_rows(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, rng: int | np.random.Generator,

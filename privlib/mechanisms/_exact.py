@@ -44,19 +44,27 @@ def _bern_exp(gen, num, t):
     ``rng.integers(0, t k) < num`` while ``t k <= 2**62``, else ``Bernoulli(num / t)`` and
     ``Bernoulli(1 / k)`` (no product can overflow)."""
     cur = np.asarray(num, dtype=np.int64).ravel()
-    out = np.zeros(cur.size, dtype=bool)
-    idx = np.arange(cur.size)
+    if not cur.size:
+        return np.zeros(np.shape(num), dtype=bool)
     k = 1
-    while idx.size:
+    while True:   # round k draws A_k for the elements whose A_1 .. A_(k-1) were all 1
+        m = cur.size
         if t == 1 and k == 1:
             a = cur >= 1                                  # Bernoulli(cur / 1): no draw
         elif t * k <= _T_MAX:
-            a = gen.integers(0, t * k, size=idx.size) < cur
+            a = gen.integers(0, t * k, size=m) < cur
         else:
-            a = (gen.integers(0, t, size=idx.size) < cur) & (gen.integers(0, k, size=idx.size) == 0)
-        if k % 2:
-            out[idx[~a]] = True
-        idx, cur = idx[a], cur[a]
+            a = (gen.integers(0, t, size=m) < cur) & (gen.integers(0, k, size=m) == 0)
+        if k == 1:                                        # every element is drawn: no index arrays
+            out = ~a
+            idx = np.flatnonzero(a)
+        else:
+            if k % 2:
+                out[idx[~a]] = True
+            idx = idx[a]
+        if not idx.size:
+            break
+        cur = cur[a]
         k += 1
     return out.reshape(np.shape(num))
 
@@ -65,12 +73,28 @@ def _geometric_exp1(gen, n):
     """``n`` exact draws of V with P(V = v) = (1 - e^-1) e^-v, v >= 0: the number of successes of
     Bernoulli(exp(-1)) before the first failure (CKS 2020, Algorithm 2, lines 5-8)."""
     v = np.zeros(n, dtype=np.int64)
-    idx = np.arange(n)
+    if not n:
+        return v
+    idx = np.flatnonzero(_bern_exp_one(gen, n))
     while idx.size:
-        ok = _bern_exp(gen, np.ones(idx.size, dtype=np.int64), 1)
-        idx = idx[ok]
         v[idx] += 1
+        idx = idx[_bern_exp_one(gen, idx.size)]
     return v
+
+
+def _bern_exp_one(gen, m):
+    """``_bern_exp(gen, np.ones(m, dtype=np.int64), 1)``, Bernoulli(exp(-1)), with the same draws and
+    fewer arrays: A_1 = Bernoulli(1) needs no draw, then A_k = ``rng.integers(0, k) < 1``."""
+    out = np.zeros(m, dtype=bool)
+    idx = np.flatnonzero(gen.integers(0, 2, size=m) < 1)          # A_2 = 0: k = 2 is even, result 0
+    k = 3
+    while idx.size:
+        a = gen.integers(0, k, size=idx.size) < 1
+        if k % 2:
+            out[idx[~a]] = True
+        idx = idx[a]
+        k += 1
+    return out
 
 
 def _eps_rational(eps, sensitivity):
@@ -124,7 +148,7 @@ def _discrete_laplace_noise(gen, n, s, t):
         neg = gen.integers(0, 2, size=u.size).astype(bool)
         ok = ~(neg & (y == 0))                # reject "-0" so that 0 is not counted twice
         kept = todo[keep]
-        out[kept[ok]] = np.where(neg[ok], -y[ok], y[ok])
+        out[kept[ok]] = np.where(neg, -y, y)[ok]
         rest = ~keep
         rest[keep] = ~ok
         todo = todo[rest]
