@@ -7,13 +7,18 @@ data is built: the interpreter, the data and the algorithm's working memory).  T
 (``privlib.experiments.empirical_privacy.adult_setup``), DiffGen's 14 predictors and income for
 DiffGen (Adult ``all``, the taxonomies of ``privlib.experiments.diffgen``).  The
 high-cardinality cases (``mondrian_hc``, ``kdtree_hc``: ``--algos mondrian_hc,kdtree_hc``) add
-fnlwgt to eight Adult QIs, so that almost every record is its own cell (SA income).
+fnlwgt to eight Adult QIs, so that almost every record is its own cell (SA income);
+``mondrian_codes`` runs Mondrian on the eight QIs alone stored as one-byte codes, the form in
+which 10^8 records fit in memory (``--algos mondrian_codes --sizes 100000000``, about 1 GB of
+input).
 
 Run from the repository root:
 
     python benchmarks/bench_scale.py                 # 10^5 and 10^6 (about a minute)
     python benchmarks/bench_scale.py --census        # + 10^7 (several minutes, about 3 GB)
     python benchmarks/bench_scale.py --census --save benchmarks/results/bench_scale.csv
+    python benchmarks/bench_scale.py --algos mondrian_hc,kdtree_hc --census --save benchmarks/results/bench_scale.csv
+    python benchmarks/bench_scale.py --algos mondrian_codes --sizes 100000000 --save benchmarks/results/bench_scale.csv
 
 Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
 DataFrame to the release), the process's peak resident memory, the input table's size
@@ -37,10 +42,11 @@ import time
 import numpy as np
 import pandas as pd
 
-ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc")
+ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc", "mondrian_codes")
 LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10",
          "mondrian_hc": "Mondrian k = 10, 9 QIs with fnlwgt",
-         "kdtree_hc": "DP kd-tree eps = 1, height 10, 9 QIs with fnlwgt"}
+         "kdtree_hc": "DP kd-tree eps = 1, height 10, 9 QIs with fnlwgt",
+         "mondrian_codes": "Mondrian k = 10, 8 QIs as one-byte codes"}
 #: the high-cardinality case: eight Adult QIs and fnlwgt (almost every record its own cell), SA income
 HC_QI = ("age", "workclass", "education", "marital_status", "occupation", "relationship", "race", "sex", "fnlwgt")
 HC_SA = "income"
@@ -66,6 +72,15 @@ def high_cardinality(n, seed):
     for c in list(HC_QI) + [HC_SA]:
         if not pd.api.types.is_numeric_dtype(df[c]):
             df[c] = np.searchsorted(np.unique(df[c].to_numpy()), df[c].to_numpy()).astype(np.int64)
+    return df
+
+
+def codes(n, seed):
+    """The high-cardinality table without fnlwgt (eight Adult QIs and income), every column as the
+    smallest unsigned integer dtype holding it: the in-memory form of 10^8 records."""
+    df = high_cardinality(n, seed).drop(columns="fnlwgt")
+    for c in df.columns:
+        df[c] = pd.to_numeric(df[c], downcast="unsigned")
     return df
 
 
@@ -109,6 +124,11 @@ def run_one(algo, n):
             from privlib.partition import dp_kdtree
             call = lambda: dp_kdtree(df, qi, sa, eps=1.0, height=10, rng=SEED,     # noqa: E731
                                      domain=setup.domain, sa_values=setup.sa_values)
+    elif algo == "mondrian_codes":
+        df = codes(n, SEED)
+        qi = [c for c in HC_QI if c != "fnlwgt"]
+        from privlib.partition import mondrian
+        call = lambda: mondrian(df, qi, HC_SA, k=10)                                     # noqa: E731
     elif algo in ("mondrian_hc", "kdtree_hc"):
         df = high_cardinality(n, SEED)
         qi = list(HC_QI)
@@ -148,14 +168,29 @@ def table(rows):
     frame = pd.DataFrame(rows)
     frame["peak / input"] = frame["peak_gb"] / frame["input_gb"]
     frame = frame.sort_values(["algo", "n"], kind="stable").reset_index(drop=True)
-    growth = []
-    for _, r in frame.iterrows():
-        prev = frame[(frame["algo"] == r["algo"]) & (frame["n"] == r["n"] // 10)]
-        growth.append(r["seconds"] / prev["seconds"].iloc[0] if len(prev) else np.nan)
-    frame["growth per 10x"] = growth
+    frame["growth per 10x"] = growth(frame)
     frame["algorithm"] = frame["algo"].map(LABEL)
     return frame[["algo", "algorithm", "n", "seconds", "growth per 10x", "peak_gb", "input_gb", "peak / input",
                   "leaves", "load"]]
+
+
+def growth(frame):
+    """Time over the same algorithm's time at a tenth of the records (NaN without one)."""
+    out = []
+    for _, r in frame.iterrows():
+        prev = frame[(frame["algo"] == r["algo"]) & (frame["n"] == r["n"] // 10)]
+        out.append(r["seconds"] / prev["seconds"].iloc[0] if len(prev) else np.nan)
+    return out
+
+
+def merge(old, new):
+    """The saved table ``old`` with the rows of ``new`` (same algorithm and size) replaced or added;
+    growth per 10x recomputed."""
+    key = ["algo", "n"]
+    kept = old[~old.set_index(key).index.isin(new.set_index(key).index)]
+    frame = pd.concat([kept, new], ignore_index=True).sort_values(key, kind="stable").reset_index(drop=True)
+    frame["growth per 10x"] = growth(frame)
+    return frame
 
 
 def main():
@@ -163,7 +198,9 @@ def main():
     ap.add_argument("--census", action="store_true", help="also run 10^7 records (several minutes, ~3 GB)")
     ap.add_argument("--algos", default=",".join(ALGOS), help="comma-separated subset of " + ", ".join(ALGOS))
     ap.add_argument("--sizes", default=None, help="comma-separated record counts (overrides --census)")
-    ap.add_argument("--save", default=None, help="write the table as CSV here")
+    ap.add_argument("--save", default=None, help="write the table as CSV here (the rows run replace the same "
+                    "algorithm and size in an existing file; the others are kept)")
+    ap.add_argument("--replace", action="store_true", help="with --save: overwrite the file instead")
     ap.add_argument("--one", nargs=2, metavar=("ALGO", "N"), help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.one:
@@ -189,6 +226,8 @@ def main():
     if args.save:
         frame = frame.assign(cores=os.cpu_count(), machine=platform.machine(),
                              date=datetime.date.today().isoformat())
+        if os.path.exists(args.save) and not args.replace:
+            frame = merge(pd.read_csv(args.save), frame)
         frame.round(4).to_csv(args.save, index=False)
 
 

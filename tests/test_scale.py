@@ -85,3 +85,21 @@ def test_wide_codes_leaf_for_leaf():
         warnings.simplefilter("ignore")          # no public domain / SA values: the warning is tested elsewhere
         same(dp_kdtree(df, ["a", "b"], "s", eps=1.0, height=12, rng=3),
              reference_dp_kdtree(df, ["a", "b"], "s", eps=1.0, height=12, rng=3))
+
+
+@pytest.mark.parametrize("dup", [False, True], ids=["records", "cells"])
+def test_wide_and_narrow_quasi_identifiers_leaf_for_leaf(dup):
+    """Two QIs of many codes (a sorted layout each, the second by row id), two of few codes (count
+    tables); on the records (almost every record its own cell) and on weighted cells."""
+    gen = np.random.default_rng(5)
+    n = 6000
+    df = pd.DataFrame({"w1": gen.integers(0, 5000, n), "n1": gen.integers(0, 7, n), "w2": gen.integers(0, 900, n),
+                       "n2": gen.integers(3, 40, n), "s": gen.integers(0, 4, n)})
+    if dup:
+        df = df.iloc[np.repeat(np.arange(n // 4), 4)].reset_index(drop=True)
+    qi = ["n1", "w1", "n2", "w2"]
+    for kw in (dict(k=2), dict(k=5, l=2), dict(k=3, t=0.3), dict(k=4, t=0.2, t_rule="source"), dict(k=3, max_height=6),
+               dict(k=2, l=2, l_kind="frequency")):
+        dec = mondrian(df, qi, "s", **kw)
+        assert dec.n_leaves > 10
+        same(dec, reference_mondrian(df, qi, "s", **kw))

@@ -38,7 +38,10 @@ def _qi_box(df, qi, domain):
     :func:`._check_common`.
     """
     qi = list(qi)
-    nan_rows = df[qi].isna().to_numpy().any(axis=1) if len(qi) else np.zeros(len(df), bool)
+    nan_rows = np.zeros(len(df), bool)             # column by column: no copy of the QI table
+    for c in qi:
+        if c in df.columns:
+            nan_rows |= df[c].isna().to_numpy()
     qi_codes(df.loc[nan_rows] if nan_rows.any() else df.iloc[:0], qi)   # names, missing values, dtypes
     if domain is not None:
         root_box(np.zeros((0, len(qi)), np.int64), qi, domain=domain)   # the domain's own form and widths

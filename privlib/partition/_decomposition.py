@@ -197,37 +197,41 @@ class Decomposition:
 
 
 class _Tree:
-    """Growing arrays of a binary tree (internal helper of the builders)."""
+    """Growing arrays of a binary tree (internal helper of the builders): node boxes and depths
+    per added batch, splits recorded per call and written once in :meth:`finish` (no work in
+    the number of nodes per level)."""
 
     def __init__(self, d):
-        self.dim, self.thr, self.left, self.right, self.depth = [], [], [], [], []
-        self.lo, self.hi = [], []
+        self.n_nodes = 0
+        self.depths, self.lo, self.hi, self.splits = [], [], [], []
         self.d = d
 
     def add(self, lo, hi, depth):
         """Add ``len(lo)`` new nodes; return their ids."""
-        start = len(self.dim)
+        start = self.n_nodes
         m = lo.shape[0]
-        self.dim.extend([-1] * m)
-        self.thr.extend([0] * m)
-        self.left.extend([-1] * m)
-        self.right.extend([-1] * m)
-        self.depth.extend([depth] * m)
+        self.n_nodes += m
+        self.depths.append(np.full(m, depth, dtype=np.int64))
         self.lo.append(lo)
         self.hi.append(hi)
         return np.arange(start, start + m)
 
     def split(self, nodes, dims, thrs, left, right):
-        dim = np.asarray(self.dim)
-        dim[nodes] = dims
-        self.dim = dim.tolist()
-        for arr_name, vals in (("thr", thrs), ("left", left), ("right", right)):
-            arr = np.asarray(getattr(self, arr_name), dtype=np.int64)
-            arr[nodes] = vals
-            setattr(self, arr_name, arr.tolist())
+        self.splits.append(tuple(np.asarray(a, dtype=np.int64) for a in (nodes, dims, thrs, left, right)))
+
+    def arrays(self):
+        """``(dim, thr, left, right, depth)``: one int64 array each (-1 / 0 for a leaf)."""
+        n = self.n_nodes
+        dim, left, right = np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64)
+        thr = np.zeros(n, np.int64)
+        for nodes, dims, thrs, lft, rgt in self.splits:
+            dim[nodes], thr[nodes], left[nodes], right[nodes] = dims, thrs, lft, rgt
+        depth = np.concatenate(self.depths) if self.depths else np.zeros(0, np.int64)
+        return dim, thr, left, right, depth
 
     def finish(self, leaf_nodes, histograms, qi, sa, sa_values, dlo, dhi, ledger, params):
-        n_nodes = len(self.dim)
+        n_nodes = self.n_nodes
+        dim, thr, left, right, depth = self.arrays()
         lo = np.concatenate(self.lo) if self.lo else np.zeros((0, self.d), np.int64)
         hi = np.concatenate(self.hi) if self.hi else np.zeros((0, self.d), np.int64)
         leaf_nodes = np.asarray(leaf_nodes, dtype=np.int64)
@@ -240,9 +244,8 @@ class _Tree:
             qi=tuple(qi), sa=sa, sa_values=tuple(sa_values),
             lower=lo[leaf_nodes], upper=hi[leaf_nodes], histograms=histograms,
             domain_lower=np.asarray(dlo, np.int64), domain_upper=np.asarray(dhi, np.int64),
-            tree_dim=np.asarray(self.dim, np.int64), tree_threshold=np.asarray(self.thr, np.int64),
-            tree_left=np.asarray(self.left, np.int64), tree_right=np.asarray(self.right, np.int64),
-            tree_leaf=tree_leaf, tree_depth=np.asarray(self.depth, np.int64),
+            tree_dim=dim, tree_threshold=thr, tree_left=left, tree_right=right,
+            tree_leaf=tree_leaf, tree_depth=depth,
             ledger=ledger if isinstance(ledger, Ledger) else Ledger(ledger), params=dict(params))
 
 

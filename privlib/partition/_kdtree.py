@@ -53,8 +53,13 @@ def _median_segments(z, k, K, lo, hi, w=None):
         C = np.cumsum(table, axis=1)[pk, pv]               # records <= pv in the node
     elif K * (V := _distinct_count(z, width)) <= max(4 * k.size, 1 << 16):
         # many codes but few distinct ones: the same table on the ranks of the distinct codes
-        vals = np.flatnonzero(np.bincount(z, minlength=width)) if width <= max(4 * z.size, 1 << 16) else np.unique(z)
-        r = np.searchsorted(vals, z)
+        if width <= max(4 * z.size, 1 << 16):               # ranks by a lookup table, not a search
+            present = np.bincount(z, minlength=width) > 0
+            vals = np.flatnonzero(present)
+            r = (np.cumsum(present) - 1)[z]
+        else:
+            vals = np.unique(z)
+            r = np.searchsorted(vals, z)
         table = np.bincount(k * V + r, weights=w, minlength=K * V).reshape(K, V)
         if w is not None:
             table = table.astype(np.int64)
@@ -380,11 +385,14 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
             sel = sp[dims[sp] == j]
             lo, hi = act_lo[sel, j], act_hi[sel, j]
             if eps_med > 0:
-                local = np.full(m, -1, dtype=np.int64)
-                local[sel] = np.arange(sel.size)
-                recs = np.flatnonzero(local[node_of] >= 0)
-                chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
-                                          eps_med, gen, None if w is None else w[recs])
+                if sel.size == m:                 # every active node splits on j: every record, as it is
+                    chosen = _private_medians(Z[j].astype(np.int64), node_of, m, lo, hi, eps_med, gen, w)
+                else:
+                    local = np.full(m, -1, dtype=np.int64)
+                    local[sel] = np.arange(sel.size)
+                    recs = np.flatnonzero(local[node_of] >= 0)
+                    chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
+                                              eps_med, gen, None if w is None else w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
                 ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
                                                     paths=[paths[node] for node in sel.tolist()], detail=detail))
@@ -400,18 +408,24 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth + 1)
         right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth + 1)
         tree.split(active[sp], dsp, thr + dlo[dsp], left_ids, right_ids)
-        pos = np.full(m, -1, dtype=np.int64)
-        pos[sp] = rows
-        g2 = pos[node_of]
-        # every record is in a split node or in a leaf; only those in split nodes move on
-        keep = g2 >= 0
-        new_node = np.full(n, -1, dtype=np.int64)
-        right = np.zeros(n, dtype=bool)
-        rdim = np.where(keep, dsp[np.maximum(g2, 0)], -1)
-        for j in np.unique(dsp).tolist():
-            rows_j = np.flatnonzero(rdim == j)
-            right[rows_j] = Z[j][rows_j] > thr[g2[rows_j]]
-        new_node[keep] = 2 * g2[keep] + right[keep]
+        if sp.size == m and (dsp == dsp[0]).all():   # every node splits, on one QI: no bookkeeping
+            j = int(dsp[0])
+            new_node = 2 * node_of
+            new_node += Z[j] > thr[node_of]
+            keep = None
+        else:
+            pos = np.full(m, -1, dtype=np.int64)
+            pos[sp] = rows
+            g2 = pos[node_of]
+            # every record is in a split node or in a leaf; only those in split nodes move on
+            keep = g2 >= 0
+            new_node = np.full(n, -1, dtype=np.int64)
+            right = np.zeros(n, dtype=bool)
+            rdim = np.where(keep, dsp[np.maximum(g2, 0)], -1)
+            for j in np.unique(dsp).tolist():
+                rows_j = np.flatnonzero(rdim == j)
+                right[rows_j] = Z[j][rows_j] > thr[g2[rows_j]]
+            new_node[keep] = 2 * g2[keep] + right[keep]
         spent = np.repeat(spent[sp] + eps_med, 2)
         paths = [paths[i] + (int(c),) for i, pair in zip(sp.tolist(), zip(left_ids.tolist(), right_ids.tolist()))
                  for c in pair]
@@ -419,11 +433,12 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
         act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
         act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
         # drop records whose node became a leaf
-        if not keep.all():
+        if keep is not None and not keep.all():
             Z = [z[keep] for z in Z]
             s = s[keep]
             w = None if w is None else w[keep]
-        node_of = new_node[keep]
+            new_node = new_node[keep]
+        node_of = new_node
         n = node_of.size
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
     ledger.check(eps)

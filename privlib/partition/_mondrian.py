@@ -247,118 +247,243 @@ def _pack(arrays):
     return words, where
 
 
-class _Layouts:
-    """The active rows in one order per QI: grouped by node (the active nodes' order, each node a
-    contiguous segment ``st[i]:st[i+1]``) and, inside a node, by rank on that QI.
+#: A QI with at most this many distinct codes gets no layout of its own: its ranks ride along in
+#: the base order, and its per-node ranges and medians are read from count tables.
+_NARROW = 256
 
+
+class _Layouts:
+    """The active rows grouped by node (the active nodes' order, each node a contiguous segment
+    ``st[i]:st[i+1]``), in one *base order* and one more order per further wide QI.
+
+    A QI with few distinct codes (at most ``_NARROW``) is a column of ranks in the base order: a
+    node's smallest and largest rank are reductions over its segment, its median is read from a
+    count table of (node, rank) (cumulative counts and a search: selection, no sort).  A QI with
+    many distinct codes is kept sorted by rank inside each node (a *layout*): the first such QI
+    orders the base itself, every further one has a layout of its own (row ids, ranks, SA values
+    and weights packed in uint64 words), whose ends give the range and whose position the median.
     A split is a stable partition of each parent segment into left then right children, which
-    keeps every segment sorted: no sort after the first (a radix sort of each QI's ranks).  A
-    node's smallest and largest rank are its segment's ends, its median is found by position
-    (cumulative weights) and a bisection inside the segment: per level, one pass over each
-    layout (the partition) and work in the number of nodes for everything else.  Each layout's
-    row ids, ranks, SA values and weights are packed in one uint64 word per row (two if they
-    do not fit), so that the partition moves one array per layout.
+    keeps every layout sorted: no sort after the first (a radix sort of each wide QI's ranks), one
+    gather per column of the base order and, for the further layouts only, a row-id lookup.
     """
 
     def __init__(self, ranks, s, w, keep_s):
         u = s.size
-        self.u = u
         self.unit = w is None
+        d = len(ranks)
+        self.d = d
+        self.narrow = [int(r.max(initial=0)) < _NARROW for r in ranks]
+        wide = [j for j in range(d) if not self.narrow[j]]
+        self.base = wide[0] if wide else None
         bits = lambda top: max(int(top).bit_length(), 1)         # noqa: E731
-        self.words, self.P, self.R, self.S, self.W = [], [], [], [], []
-        for j in range(len(ranks)):
+        order = None if self.base is None else np.argsort(ranks[self.base], kind="stable")
+        take = (lambda a: a) if order is None else (lambda a: a[order])   # noqa: E731
+        self.cols = {}                                           # the base order's columns
+        for j in range(d):
+            if self.narrow[j] or j == self.base:
+                self.cols[j] = take(ranks[j])
+                ranks[j] = None
+        self.cols["S"] = take(s)
+        if not self.unit:
+            self.cols["W"] = take(w)
+        if len(wide) > 1:                                        # row ids, to map flags between orders
+            idt = np.uint32 if u < 2 ** 32 else np.int64
+            self.cols["P"] = np.arange(u, dtype=idt) if order is None else order.astype(idt)
+        del order
+        self.R = {}
+        if self.base is not None:
+            self.R[self.base] = self.cols[self.base]
+        self.words, self.P, self.S, self.W = {}, {}, {}, {}
+        for j in wide[1:]:
             r, ranks[j] = ranks[j], None             # each QI's ranks live until its layout is built
             p = np.argsort(r, kind="stable")
             cols = {"P": (p, bits(u)), "R": (r[p], bits(r.max(initial=0)))}
-            if keep_s or j == 0:
+            if keep_s:
                 cols["S"] = (s[p], bits(s.max(initial=0)))
             if not self.unit:
                 cols["W"] = (w[p], bits(w.max(initial=0)))
             words, where = _pack(cols)
             del cols, p, r
-            self.words.append(words)
-            for name, lst in (("P", self.P), ("R", self.R), ("S", self.S), ("W", self.W)):
-                lst.append(_Field(words, *where[name]) if name in where else None)
+            self.words[j] = words
+            for name, dct in (("P", self.P), ("R", self.R), ("S", self.S), ("W", self.W)):
+                if name in where:
+                    dct[j] = _Field(words, *where[name])
         self.st = np.array([0, u], dtype=np.int64)
         self.cw_dtype = np.int64 if self.unit or int(w.sum()) >= 2 ** 31 else np.int32
-        self.CW = [self._cumw(j) for j in range(len(ranks))]
+        self.CW = {}
+        self._cumw_all()
+        self._ranges = {}
 
-    def _cumw(self, j):
-        """Cumulative weights along layout ``j``, with a leading 0 (None for unit weights)."""
+    def _cumw_all(self):
+        """Cumulative weights along the base order (key "b") and every further layout, with a
+        leading 0 (none for unit weights)."""
         if self.unit:
-            return None
-        W = self.W[j].full()
-        cw = np.empty(W.size + 1, dtype=self.cw_dtype)
-        cw[0] = 0
-        np.cumsum(W, out=cw[1:], dtype=self.cw_dtype)
-        return cw
+            return
+        for key, W in [("b", self.cols["W"])] + [(j, f.full()) for j, f in self.W.items()]:
+            cw = np.empty(W.size + 1, dtype=self.cw_dtype)
+            cw[0] = 0
+            np.cumsum(W, out=cw[1:], dtype=self.cw_dtype)
+            self.CW[key] = cw
 
-    def cum(self, j, pos):
-        """Records before position ``pos`` of layout ``j`` (int64)."""
+    def _key(self, j):
+        return "b" if self.narrow[j] or j == self.base else j
+
+    def cum(self, key, pos):
+        """Records before position ``pos`` of the order ``key`` (int64)."""
         if self.unit:
             return np.asarray(pos, dtype=np.int64)
-        return self.CW[j][pos].astype(np.int64)
+        return self.CW[key][pos].astype(np.int64)
 
     def counts(self):
-        return self.cum(0, self.st[1:]) - self.cum(0, self.st[:-1])
+        return self.cum("b", self.st[1:]) - self.cum("b", self.st[:-1])
 
-    def median(self, j, nodes, cnt):
+    def rank_range(self, j):
+        """Smallest and largest rank on QI ``j`` of every active node (int64)."""
+        if j not in self._ranges:
+            st = self.st
+            if self.narrow[j]:
+                col = self.cols[j]
+                rmin = np.minimum.reduceat(col, st[:-1]).astype(np.int64)
+                rmax = np.maximum.reduceat(col, st[:-1]).astype(np.int64)
+            else:
+                R = self.R[j]
+                rmin = R[st[:-1]].astype(np.int64)
+                rmax = R[st[1:] - 1].astype(np.int64)
+            self._ranges[j] = (rmin, rmax)
+        return self._ranges[j]
+
+    def median(self, j, nodes, cnt, S, need_hist):
         """Rank of the weighted median (the record at sorted position ``(cnt - 1) // 2``) of each
-        node in ``nodes`` on QI ``j``, and the records at most / below it."""
+        node in ``nodes`` on QI ``j``, the records at most / below it and (``need_hist``) their
+        SA histograms (else None)."""
+        if self.narrow[j]:
+            return self._table_median(j, nodes, cnt, S, need_hist)
+        key = self._key(j)
         a, b = self.st[nodes], self.st[nodes + 1]
-        before = self.cum(j, a)
+        before = self.cum(key, a)
         target = before + (cnt - 1) // 2 + 1
         if self.unit:
             q = target - 1
         else:
-            q = np.searchsorted(self.CW[j], target.astype(self.cw_dtype), side="left") - 1
+            q = np.searchsorted(self.CW[key], target.astype(self.cw_dtype), side="left") - 1
         R = self.R[j]
         rmed = R[q].astype(np.int64)
         p_le = _first_above(R, q, b, rmed)
         p_lt = _first_above(R, a, q + 1, rmed - 1)
-        return rmed, self.cum(j, p_le) - before, self.cum(j, p_lt) - before, p_le, p_lt
+        h_le = h_lt = None
+        if need_hist:
+            loc = np.arange(nodes.size)
+            h_le = self.hist(key, a, p_le, loc, nodes.size, S)
+            h_lt = self.hist(key, a, p_lt, loc, nodes.size, S)
+        return rmed, self.cum(key, p_le) - before, self.cum(key, p_lt) - before, h_le, h_lt
 
-    def hist(self, j, starts, ends, seg, m, S):
-        """SA histograms (float) of the positions ``[starts[i], ends[i])`` of layout ``j``, summed
-        into row ``seg[i]`` of an ``(m, S)`` table."""
-        idx = _segment_ranges(np.asarray(starts, np.int64), np.asarray(ends, np.int64))
-        grp = np.repeat(np.asarray(seg, np.int64), np.asarray(ends, np.int64) - np.asarray(starts, np.int64))
-        wts = np.ones(idx.size) if self.unit else self.W[j][idx].astype(float)
-        return _group_hist(grp, self.S[j][idx], m, S, wts)
+    def _table_median(self, j, nodes, cnt, S, need_hist):
+        """:meth:`median` of a narrow QI: one count table of (node, rank) over each node's rank
+        range, cumulative counts, and a search for the median's position (in chunks of nodes
+        when the table would exceed a few entries per row)."""
+        rmin, rmax = (r[nodes] for r in self.rank_range(j))
+        span = rmax - rmin + 1
+        a, b = self.st[nodes], self.st[nodes + 1]
+        if nodes.size > 1 and int(span.sum()) > max(8 * int((b - a).sum()), 1 << 20):
+            h = nodes.size // 2
+            parts = [self._table_median(j, nodes[:h], cnt[:h], S, need_hist),
+                     self._table_median(j, nodes[h:], cnt[h:], S, need_hist)]
+            return tuple(None if p0 is None else np.concatenate([p0, p1]) for p0, p1 in zip(*parts))
+        off = np.zeros(nodes.size + 1, dtype=np.int64)
+        np.cumsum(span, out=off[1:])
+        every = nodes.size == self.st.size - 1                 # every active node: no gather
+        idx = None if every else _segment_ranges(a, b)
+        r = self.cols[j] if every else self.cols[j][idx]
+        wts = None if self.unit else (self.cols["W"] if every else self.cols["W"][idx])
+        key = np.repeat(off[:-1] - rmin, b - a)
+        key += r
+        T = np.bincount(key, weights=wts, minlength=int(off[-1])).astype(np.int64)
+        del key
+        C = np.cumsum(T)
+        before = np.concatenate([[0], C])[off[:-1]]
+        pos = np.searchsorted(C, before + (cnt - 1) // 2 + 1, side="left")
+        rmed = pos - off[:-1] + rmin
+        n_le = C[pos] - before
+        n_lt = n_le - T[pos]
+        h_le = h_lt = None
+        if need_hist:
+            loc = np.repeat(np.arange(nodes.size), b - a)
+            s = self.cols["S"] if every else self.cols["S"][idx]
+            w = np.ones(r.size) if wts is None else wts.astype(float)
+            rm = rmed[loc]
+            h_le = _group_hist(loc, s, nodes.size, S, w * (r <= rm))
+            h_lt = _group_hist(loc, s, nodes.size, S, w * (r < rm))
+        return rmed, n_le, n_lt, h_le, h_lt
+
+    def hist(self, key, starts, ends, seg, m, S):
+        """SA histograms (float) of the positions ``[starts[i], ends[i])`` of the order ``key``
+        ("b" for the base), summed into row ``seg[i]`` of an ``(m, S)`` table."""
+        starts, ends = np.asarray(starts, np.int64), np.asarray(ends, np.int64)
+        idx = _segment_ranges(starts, ends)
+        grp = np.repeat(np.asarray(seg, np.int64), ends - starts)
+        if key == "b":
+            sv = self.cols["S"][idx]
+            wts = np.ones(idx.size) if self.unit else self.cols["W"][idx].astype(float)
+        else:
+            sv = self.S[key][idx]
+            wts = np.ones(idx.size) if self.unit else self.W[key][idx].astype(float)
+        return _group_hist(grp, sv, m, S, wts)
 
     def split(self, sp, dims, rthr, flag):
         """Keep the segments ``sp`` (ascending) and split each in two: rows whose rank on QI
-        ``dims[i]`` is ``<= rthr[i]`` first.  ``flag`` is a scratch uint8 array, one per row."""
+        ``dims[i]`` is ``<= rthr[i]`` first.  ``flag`` is a scratch uint8 array, one per row id."""
         st = self.st
         a, b = st[sp], st[sp + 1]
-        nleft = np.zeros(sp.size, dtype=np.int64)
-        flag[:] = 0                                                # rows of leaves: dropped
+        n_cur = int(st[-1])
+        fb = np.zeros(n_cur, dtype=np.uint8)                      # per base position: 0 drop, 1 left, 2 right
+        if self.words:
+            flag[:] = 0                                            # per row id, for the further layouts
         for j in np.unique(dims).tolist():
             sel = np.flatnonzero(dims == j)
-            p = _first_above(self.R[j], a[sel], b[sel], rthr[sel])
-            nleft[sel] = p - a[sel]
-            flag[self.P[j][_segment_ranges(a[sel], p)]] = 1       # left
-            flag[self.P[j][_segment_ranges(p, b[sel])]] = 2       # right
+            if self.narrow[j] or j == self.base:
+                idx = _segment_ranges(a[sel], b[sel])
+                thr = np.repeat(rthr[sel], b[sel] - a[sel])
+                fb[idx] = 1 + (self.cols[j][idx] > thr)
+                del idx, thr
+            else:                                                  # a further layout: by row id
+                p = _first_above(self.R[j], a[sel], b[sel], rthr[sel])
+                flag[self.P[j][_segment_ranges(a[sel], p)]] = 1
+                flag[self.P[j][_segment_ranges(p, b[sel])]] = 2
+        if self.words:
+            P = self.cols["P"]
+            fb += flag[P]                                          # the further layouts' splits
+            flag[P] = fb                                           # every split, by row id
+        is_l = fb == 1
+        nleft = np.add.reduceat(is_l, a, dtype=np.int64) if sp.size else np.zeros(0, np.int64)
         # the children's segments: a stable partition of every parent segment at once; the lefts
-        # (in layout order) fill the left children's positions, the rights the right children's
+        # (in order) fill the left children's positions, the rights the right children's
         new_base = np.concatenate([[0], np.cumsum(b - a)])
         mid = new_base[:-1] + nleft
         lpos = _segment_ranges(new_base[:-1], mid)
         rpos = _segment_ranges(mid, new_base[1:])
-        for j in range(len(self.P)):
+        perm = np.empty(lpos.size + rpos.size, dtype=np.int32 if n_cur < 2 ** 31 else np.int64)
+        perm[lpos] = np.flatnonzero(is_l)
+        del is_l
+        perm[rpos] = np.flatnonzero(fb == 2)
+        del fb
+        for name in list(self.cols):
+            self.cols[name] = self.cols[name][perm]
+        del perm
+        if self.base is not None:
+            self.R[self.base] = self.cols[self.base]
+        for j, words in self.words.items():
             f = flag[self.P[j].full()]
             is_l = f == 1
             is_r = f == 2
             del f
-            words = self.words[j]
             for k in range(len(words)):
                 out = np.empty(lpos.size + rpos.size, dtype=np.uint64)
                 out[lpos] = words[k][is_l]
                 out[rpos] = words[k][is_r]
                 words[k] = out
             del is_l, is_r, out
-            if not self.unit:
-                self.CW[j] = self._cumw(j)
+        self._cumw_all()
+        self._ranges = {}
         self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
 
 
@@ -412,15 +537,13 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
         st = lay.st
         ar = np.arange(m)
         cnt = lay.counts()
-        hist = lay.hist(0, st[:-1], st[1:], ar, m, S) if (need_hist or node_t) else None
+        hist = lay.hist("b", st[:-1], st[1:], ar, m, S) if (need_hist or node_t) else None
         can = np.ones(m, dtype=bool) if max_height is None else np.full(m, depth < max_height)
         if node_t:      # "nodes having EMD (compared to root) larger than t will not be split further"
             can &= t_req.satisfied(cnt, hist, q=root_p)
         spread = np.zeros((m, d))
         for j in range(d):
-            rj = lay.R[j]
-            rmin = rj[st[:-1]].astype(np.int64)
-            rmax = rj[st[1:] - 1].astype(np.int64)
+            rmin, rmax = lay.rank_range(j)
             spread[:, j] = (vals[j][rmax] - vals[j][rmin]) / max(int(width[j]) - 1, 1)
         # preference: widest normalised spread first (stable: first listed on ties); the first
         # allowed cut in that order is taken
@@ -436,14 +559,8 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
             for j in np.unique(jr).tolist():
                 nodes = todo[jr == j]
                 c = cnt[nodes]
-                rmed, n_le, n_lt, p_le, p_lt = lay.median(j, nodes, c)
-                a = st[nodes]
-                h_le = h_lt = hn = None
-                if need_hist:
-                    loc = np.arange(nodes.size)
-                    h_le = lay.hist(j, a, p_le, loc, nodes.size, S)
-                    h_lt = lay.hist(j, a, p_lt, loc, nodes.size, S)
-                    hn = hist[nodes]
+                rmed, n_le, n_lt, h_le, h_lt = lay.median(j, nodes, c, S, need_hist)
+                hn = hist[nodes] if need_hist else None
                 ok_le = (n_le > 0) & (n_le < c) & ok(h_le, n_le) & ok(None if hn is None else hn - h_le, c - n_le)
                 ok_lt = (n_lt > 0) & (n_lt < c) & ok(h_lt, n_lt) & ok(None if hn is None else hn - h_lt, c - n_lt)
                 use_lt = ok_lt & (~ok_le | (np.abs(2 * n_lt - c) < np.abs(2 * n_le - c)))
@@ -461,7 +578,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
         if hist is not None:
             leaf_hists.append(hist[leaf_idx])
         else:
-            leaf_hists.append(lay.hist(0, st[leaf_idx], st[leaf_idx + 1], np.arange(leaf_idx.size), leaf_idx.size, S))
+            leaf_hists.append(lay.hist("b", st[leaf_idx], st[leaf_idx + 1], np.arange(leaf_idx.size), leaf_idx.size, S))
         if not split.any():
             break
         sp = np.flatnonzero(split)
