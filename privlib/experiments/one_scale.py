@@ -26,6 +26,8 @@ and the same workloads measure all of them:
   (:func:`privlib.mechanisms.discrete_laplace`); parameter eps
 * ``hierarchical`` -- Hay et al. (2010)'s hierarchical histogram with constrained inference
   (:func:`privlib.hierarchical.hierarchical_histogram`); parameter eps
+* ``privelet`` -- Xiao, Wang & Gehrke (2010)'s Privelet, Haar wavelet
+  (:func:`privlib.privelet.privelet_histogram`); parameter eps
 * ``unprotected``, ``sa-marginal``, ``one-class`` -- the scale's anchors (:func:`anchor_release`)
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
@@ -57,10 +59,12 @@ from .._validation import as_generator, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..metrics import Workload
 from ..partition import Decomposition
-from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_difference, dp_odds_bound,
+from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_bands, bootstrap_difference,
+                      dp_odds_bound,
                       fraction_workload, frontier, frontier_difference, hierarchical_release, kendall_matrix,
                       rank_families)
 from ._runner import check_n_jobs, run, spawn
+from ._scale_releases import _laplace, _qwi, _swap, privelet_release
 from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estimate_sa_answers,
                              information_losses, measure, median_error, postprocess)
 from .empirical_privacy import Setup, build
@@ -68,7 +72,8 @@ from .empirical_privacy import Setup, build
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
            "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
            "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
-           "dp_odds_bound", "fraction_workload", "hierarchical_release", "frontier", "frontier_difference", "kendall_matrix", "rank_families",
+           "dp_odds_bound", "fraction_workload", "hierarchical_release", "privelet_release", "bootstrap_bands",
+           "frontier", "frontier_difference", "kendall_matrix", "rank_families",
            "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
            "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]
 
@@ -90,6 +95,7 @@ GUARANTEES = {
     "swap": ("rate", "none"),
     "laplace": ("eps", "eps-DP"),
     "hierarchical": ("eps", "eps-DP"),
+    "privelet": ("eps", "eps-DP"),
     "unprotected": ("none", "none (anchor: the exact QI cells and occupations)"),
     "sa-marginal": ("none", "none (anchor: exact QI cells, occupation replaced by its overall distribution)"),
     "one-class": ("none", "none (anchor: one class, the overall occupation histogram)"),
@@ -105,6 +111,7 @@ NEIGHBOURS = {
     "diffgen": "add or remove one record",
     "laplace": "add or remove one record",
     "hierarchical": "add or remove one record",
+    "privelet": "add or remove one record",
     "onthemap": "change one record's SA value, the cell totals fixed",
     "onthemap-pdp": "change one record's SA value, the cell totals fixed",
     "qwi": "none",
@@ -192,7 +199,7 @@ def common_guarantee(family: str, value: float) -> tuple[float, str]:
     """
     check_in(family, "family", FAMILIES)
     value = _check_value(family, value)
-    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet"):
         return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
                               "one record")
     if family in ("onthemap", "onthemap-pdp"):
@@ -434,51 +441,6 @@ def _onthemap_pdp(setup: Setup, eps: float, gen) -> Decomposition:
                               "published_total": int(totals.sum())})
 
 
-def _qwi(setup: Setup, excess: float, gen) -> Decomposition:
-    """One ramp factor per QI cell (the employer), then QWI's suppression of small cells.
-
-    A published cell (QI cell x SA value) counting ``0 < X < QWI_MIN_PERSONS`` persons is
-    suppressed (``privlib.noise.aggregate``'s persons rule) and released as missing, read as 0 by
-    the analyst and the attacker.  The establishments rule (fewer than 3 establishments) is not
-    applied: each QI cell is one employer here, so it would suppress every cell.
-    """
-    from ..noise import RampDistribution, draw_factors
-    cells, counts = _cell_table(setup, full=False)
-    dist = RampDistribution(1 + excess / 2, 1 + excess)        # distortion between b/2 and b
-    delta = draw_factors(np.arange(cells.shape[0]), dist=dist, rng=gen).to_numpy()
-    suppressed = (counts > 0) & (counts < QWI_MIN_PERSONS)
-    released = np.where(suppressed, 0.0, counts * delta[:, None])
-    return _histogram(setup, cells, released, ledger=None,
-                      params={"model": "qwi", "a": 1 + excess / 2, "b": 1 + excess,
-                              "suppressed_cells": int(suppressed.sum()),
-                              "suppressed_records": int(counts[suppressed].sum())})
-
-
-def _swap(setup: Setup, rate: float, gen) -> Decomposition:
-    from ..release import from_microdata
-    from ..reident import swap
-    n = setup.n
-    chosen = gen.random(n) < rate
-    frame = setup.df.copy()
-    # the chosen records form one "user" whose SA values are permuted; every other record is its own user
-    frame["_group"] = np.where(chosen, -1, np.arange(n))
-    out = swap(frame, [setup.sa], rng=gen, user="_group")
-    lo, hi = _domain(setup)
-    return from_microdata(out.drop(columns="_group"), qi=list(setup.qi), sa=setup.sa,
-                          sa_values=list(setup.sa_values), domain_lower=lo, domain_upper=hi,
-                          params={"model": "swap", "rate": rate, "swapped": int(chosen.sum())})
-
-
-def _laplace(setup: Setup, eps: float, gen) -> Decomposition:
-    from ..mechanisms import discrete_laplace
-    cells, counts = _cell_table(setup, full=True)
-    noisy = discrete_laplace(counts, eps=eps, sensitivity=1, rng=gen)
-    ledger = Ledger([LedgerEntry("discrete laplace", eps, "parallel", group="QI cell x SA counts",
-                                 detail="one count per cell of the public domain, sensitivity 1 (add/remove)")])
-    ledger.check(eps)
-    return _histogram(setup, cells, noisy, ledger=ledger, params={"model": "laplace", "eps": eps})
-
-
 def _check_value(family: str, value) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"value: expected a number for family {family!r}, got {value!r}")
@@ -501,12 +463,13 @@ def _check_value(family: str, value) -> float:
 
 
 def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Generator,
-            hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H) -> Released:
+            hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
+            kdtree_height: int = KDTREE_HEIGHT) -> Released:
     """Publish ``setup`` with one mechanism and convert the release to a Decomposition.
 
     ``mondrian-*`` and ``dp-kdtree``: :func:`privlib.experiments.empirical_privacy.build`
     (chapter 2's settings: t on k = 8 with the source's rule; a DP kd-tree of height
-    :data:`KDTREE_HEIGHT`, exact discrete Laplace counts, negative ones kept).
+    ``kdtree_height``, exact discrete Laplace counts, negative ones kept).
     ``fulldomain-*``: the minimal lattice node of smallest discernibility
     (:func:`privlib.generalization.search`; l alone, t with 8-anonymity as chapter 2's t)
     -> :func:`privlib.release.from_generalization`.  ``tds`` / ``diffgen``: chapter 3's
@@ -523,7 +486,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     set with probability ``value``; the SA values of the set are permuted
     (:func:`privlib.reident.swap`) -> :func:`privlib.release.from_microdata`.  ``laplace``:
     exact discrete Laplace noise (:func:`privlib.mechanisms.discrete_laplace`) on every QI cell x
-    SA count of the public domain.
+    SA count of the public domain; ``hierarchical`` and ``privelet``: the same counts through
+    :func:`hierarchical_release` and :func:`privelet_release`.
 
     Parameters
     ----------
@@ -540,6 +504,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         :func:`adult_hierarchies`).
     diffgen_h : int, default :data:`DIFFGEN_H`
         DiffGen's number of specializations.
+    kdtree_height : int, default :data:`KDTREE_HEIGHT`
+        The DP kd-tree's height.
 
     Returns
     -------
@@ -568,7 +534,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     gen = as_generator(rng)
     if family.startswith("mondrian-") or family == "dp-kdtree":
         model = "eps" if family == "dp-kdtree" else family[-1]
-        dec = build(setup, model, value, rng=gen, **({"height": KDTREE_HEIGHT} if model == "eps" else {}))
+        height = check_int(kdtree_height, "kdtree_height", minimum=1)
+        dec = build(setup, model, value, rng=gen, **({"height": height} if model == "eps" else {}))
     elif family.startswith("fulldomain-") or family in ("tds", "diffgen"):
         hierarchies = adult_hierarchies(setup) if hierarchies is None else hierarchies
         if family.startswith("fulldomain-"):
@@ -577,22 +544,23 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     elif family in ANCHORS:
         dec = anchor_release(setup, family)
-    elif family == "hierarchical":
-        dec = hierarchical_release(setup, value, rng=gen)
+    elif family in ("hierarchical", "privelet"):
+        dec = (hierarchical_release if family == "hierarchical" else privelet_release)(setup, value, rng=gen)
     else:
         dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
-    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "onthemap"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet", "onthemap"):
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 
 
 def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
-          attacks: bool = False, errors: bool = False) -> dict:
+          kdtree_height: int = KDTREE_HEIGHT, attacks: bool = False, errors: bool = False) -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
     gen = np.random.default_rng(child)
-    r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h)
+    r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h,
+                kdtree_height=kdtree_height)
     more = attack_measures(setup, r.decomposition, rng=gen) if attacks else {}
     return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
@@ -607,7 +575,7 @@ DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "full
 
 def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapping[str, Iterable[float]], *,
           seed: int, n_seeds: int, n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale",
-          hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
+          hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H, kdtree_height: int = KDTREE_HEIGHT,
           deterministic: Sequence[str] = DETERMINISTIC, attacks: bool = False,
           errors: bool = False) -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
@@ -636,8 +604,8 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         The bar's label.
     hierarchies : mapping, optional
         As :func:`release` (default :func:`adult_hierarchies` when a family needs them).
-    diffgen_h : int, default :data:`DIFFGEN_H`
-        As :func:`release`.
+    diffgen_h, kdtree_height : int
+        As :func:`release` (defaults :data:`DIFFGEN_H`, :data:`KDTREE_HEIGHT`).
     deterministic : sequence of str
         Families run once.
     attacks : bool, default False
@@ -691,6 +659,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         workloads = {"w": workloads}
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
                shared={"setup": setup, "workloads": dict(workloads), "hierarchies": hierarchies,
-                       "diffgen_h": diffgen_h, "attacks": bool(attacks),
+                       "diffgen_h": diffgen_h, "kdtree_height": check_int(kdtree_height, "kdtree_height", minimum=1),
+                       "attacks": bool(attacks),
                        "errors": bool(errors)})
     return pd.DataFrame(rows)
