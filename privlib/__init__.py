@@ -64,7 +64,7 @@ _MODULES = (
     "closeness", "requirements",
     "models", "generalization", "partition", "attacks", "metrics", "release", "diffgen", "noise", "synth",
     "reident",
-    "scale", "hierarchical",
+    "scale", "hierarchical", "privelet",
     "data", "simulate", "sources",
     "experiments", "scorecard",
 )

@@ -63,7 +63,7 @@ LAYERS = {
     "_validation": 0, "_rng": 0, "_progress": 0, "_docs": 0, "accounting": 0, "mechanisms": 0, "hierarchy": 0,
     "closeness": 1, "requirements": 1,
     "models": 2, "generalization": 2, "partition": 2, "attacks": 2, "metrics": 2, "release": 2, "diffgen": 2,
-    "noise": 2, "synth": 2, "reident": 2, "scale": 2, "hierarchical": 2,
+    "noise": 2, "synth": 2, "reident": 2, "scale": 2, "hierarchical": 2, "privelet": 2,
     "data": 3, "simulate": 3, "sources": 3,
     "experiments": 4, "scorecard": 4,
 }

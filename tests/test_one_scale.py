@@ -23,7 +23,7 @@ HIER = {"x": Hierarchy.from_dict({"*": {"lo": [0, 1], "hi": [2, 3]}}),
 VALUE = {"mondrian-k": 2, "mondrian-l": 2, "mondrian-t": 0.5, "dp-kdtree": 1.0, "fulldomain-k": 2,
          "fulldomain-l": 2, "fulldomain-t": 0.5, "tds": 2, "diffgen": 1.0, "onthemap": 1.0, "onthemap-pdp": 4.6,
          "qwi": 0.2,
-         "swap": 0.5, "laplace": 1.0, "hierarchical": 1.0, "unprotected": 0, "sa-marginal": 0, "one-class": 0}
+         "swap": 0.5, "laplace": 1.0, "hierarchical": 1.0, "privelet": 1.0, "unprotected": 0, "sa-marginal": 0, "one-class": 0}
 # every record, its cell and its SA count; the range queries of tests/test_release.py
 L = np.array([[0, 0], [1, 1], [2, 0], [1, 0]])
 U = np.array([[0, 1], [3, 1], [3, 0], [1, 1]])
@@ -64,7 +64,7 @@ def test_exact_totals(family):
     assert (dec.histograms >= 0).all()
 
 
-@pytest.mark.parametrize("family", ["dp-kdtree", "laplace", "onthemap"])
+@pytest.mark.parametrize("family", ["dp-kdtree", "laplace", "onthemap", "hierarchical", "privelet"])
 def test_dp_ledger_total_is_eps(family):
     dec = _release(family).decomposition
     assert dec.ledger.total() == pytest.approx(VALUE[family], rel=1e-12)
@@ -414,6 +414,39 @@ def test_frontier_difference_and_bootstrap():
     again = osc.bootstrap_difference(rows, "laplace", ["mondrian-k"], errors="err_d2", n_boot=10, rng=0)
     assert again == r
     assert osc.frontier(np.array([1.0]), np.array([2.0]), np.array([0.5]))[0] == np.inf
+    levels = np.array([-1.0, 0.5, 5.0])
+    b = osc.bootstrap_bands(rows, ["laplace", "mondrian-k"], errors="err_d2", levels=levels, n_boot=10, rng=0)
+    assert b.shape == (6, 5) and (b["lo"] <= b["hi"]).all()
+    assert np.isinf(b.loc[0, "alpha"])                                # no point at beta <= -1
+    for f in ("laplace", "mondrian-k"):                               # the estimate is the frontier of the means
+        p = rows[rows["family"] == f].groupby("value")
+        est = osc.frontier(p["beta_raw"].mean().to_numpy(), p["err_d2"].apply(
+            lambda e: np.median(np.vstack(e.to_numpy()), axis=1).mean()).to_numpy(), levels)
+        assert np.allclose(b.loc[b["family"] == f, "alpha"], est)
+    assert b.equals(osc.bootstrap_bands(rows, ["laplace", "mondrian-k"], errors="err_d2", levels=levels, n_boot=10,
+                                        rng=0))
+    with pytest.raises(ValueError, match="families"):
+        osc.bootstrap_bands(rows, ["laplace", "swap"], errors="err_d2", levels=levels, rng=0)
+    with pytest.raises(ValueError, match="n_boot"):
+        osc.bootstrap_bands(rows, ["laplace"], errors="err_d2", levels=levels, n_boot=0, rng=0)
+
+
+def test_kdtree_height_option():
+    low = release(SETUP, "dp-kdtree", 1.0, rng=0, kdtree_height=1).decomposition
+    assert low.n_leaves <= 2
+    with pytest.raises(ValueError, match="kdtree_height"):
+        release(SETUP, "dp-kdtree", 1.0, rng=0, kdtree_height=0)
+    with pytest.raises(ValueError, match="kdtree_height"):
+        sweep(SETUP, WL, {"dp-kdtree": [1.0]}, seed=0, n_seeds=1, kdtree_height=0)
+    rows = sweep(SETUP, WL, {"dp-kdtree": [1.0]}, seed=0, n_seeds=1, kdtree_height=1)
+    assert rows["leaves"].iloc[0] <= 2
+
+
+def test_privelet_release_is_exact_at_huge_eps():
+    exact = osc.anchor_release(SETUP, "unprotected")
+    dec = osc.privelet_release(SETUP, 1e9, rng=0)
+    assert np.isclose(dec.histograms.sum(), exact.histograms.sum())
+    assert dec.params["sensitivity"] >= 2 and dec.ledger.total() == 1e9
 
 
 def test_rank_and_kendall():

@@ -14,9 +14,10 @@ Private module of :mod:`privlib.experiments.one_scale` (which re-exports its pub
   the breach on the 10 % most confident guesses, the worst occupation and the tail over records
   of the posterior-to-prior odds ratio of the true value, and the linkage rate of published
   QI cells (a record alone in its cell, and the release says so).
-* **Frontiers** (:func:`frontier`, :func:`frontier_difference`, :func:`bootstrap_difference`): the
-  lower staircase hull of a family's points and the mean difference of two frontiers over the
-  band where both have points, with a percentile bootstrap over seeds and queries.
+* **Frontiers** (:func:`frontier`, :func:`frontier_difference`, :func:`bootstrap_difference`,
+  :func:`bootstrap_bands`): the lower staircase hull of a family's points, its band from a
+  percentile bootstrap over seeds and queries, and the mean difference of two frontiers over the
+  band where both have points, with the same bootstrap.
 * **Rankings** (:func:`rank_families`, :func:`kendall_matrix`): the family ranking in every
   (attacker, workload) cell and Kendall's tau between cells.
 """
@@ -32,8 +33,9 @@ from ..metrics import Workload
 from ..partition import Decomposition
 from .empirical_privacy import Setup
 
-__all__ = ["ANCHORS", "ATTACKERS", "HIERARCHICAL_BRANCHING", "anchor_release", "hierarchical_release", "attack_measures", "fraction_workload", "frontier",
-           "frontier_difference", "bootstrap_difference", "rank_families", "kendall_matrix", "dp_odds_bound"]
+__all__ = ["ANCHORS", "ATTACKERS", "HIERARCHICAL_BRANCHING", "anchor_release", "hierarchical_release",
+           "attack_measures", "fraction_workload", "frontier", "frontier_difference", "bootstrap_difference",
+           "bootstrap_bands", "rank_families", "kendall_matrix", "dp_odds_bound"]
 
 #: The three anchors of the scale.
 ANCHORS = ("unprotected", "sa-marginal", "one-class")
@@ -384,31 +386,10 @@ def bootstrap_difference(rows: pd.DataFrame, a: str, b: Sequence[str], *, errors
     (-1.0, -1.0, -1.0)
     """
     gen = as_generator(rng)
-    fams = [a, *b]
-    sub = rows[rows["family"].isin(fams)].reset_index(drop=True)
-    E = np.vstack(sub[errors].to_numpy())
-    if queries is not None:
-        E = E[:, np.asarray(queries)]
-    Q = E.shape[1]
-    seeds = np.sort(sub["seed"].unique())
-    n_s = seeds.size
-    groups: dict = {}
-    for i, k in enumerate(zip(sub["family"], sub["value"])):
-        groups.setdefault(k, []).append(i)
-    seed_pos = np.searchsorted(seeds, sub["seed"].to_numpy())
-    xv = sub[x].to_numpy(float)
+    points, Q, n_s = _point_sampler(rows, [a, *b], errors=errors, x=x, queries=queries)
 
     def one(qidx, sidx):
-        med = np.median(E[:, qidx], axis=1)
-        wseed = np.bincount(sidx, minlength=n_s).astype(float)
-        pts = {}
-        for (f, v), idx in groups.items():
-            idx = np.asarray(idx)
-            w = wseed[seed_pos[idx]] if idx.size > 1 else np.ones(1)
-            if w.sum() == 0:                      # pragma: no cover - a family with fewer seeds
-                w = np.ones(idx.size)
-            pts.setdefault(f, []).append((np.average(xv[idx], weights=w), np.average(med[idx], weights=w)))
-        P = {f: (np.array([p[0] for p in v]), np.array([p[1] for p in v])) for f, v in pts.items()}
+        P = points(qidx, sidx)
         if swap:
             P = {f: (y, xx) for f, (xx, y) in P.items()}
             keep = {f: np.asarray(P[f][0]) > 0 for f in P}
@@ -420,6 +401,103 @@ def bootstrap_difference(rows: pd.DataFrame, a: str, b: Sequence[str], *, errors
     reps = [one(gen.integers(0, Q, Q), gen.integers(0, n_s, n_s))[0] for _ in range(int(n_boot))]
     lo, hi = np.percentile(reps, [2.5, 97.5])
     return {"d": d, "lo": float(lo), "hi": float(hi), "band_lo": blo, "band_hi": bhi}
+
+
+def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: str, queries) -> tuple:
+    """A function ``(query indices, seed indices) -> {family: (x, median error)}`` over ``rows``.
+
+    A (family, value)'s point is the mean over the drawn seeds (with multiplicity) of ``x`` and of
+    the median relative error over the drawn queries; a deterministic family (one seed) keeps its
+    one row.  Also returns the number of queries and of distinct seeds.
+    """
+    sub = rows[rows["family"].isin(list(fams))].reset_index(drop=True)
+    E = np.vstack(sub[errors].to_numpy())
+    if queries is not None:
+        E = E[:, np.asarray(queries)]
+    seeds = np.sort(sub["seed"].unique())
+    n_s = seeds.size
+    groups: dict = {}
+    for i, k in enumerate(zip(sub["family"], sub["value"])):
+        groups.setdefault(k, []).append(i)
+    seed_pos = np.searchsorted(seeds, sub["seed"].to_numpy())
+    xv = sub[x].to_numpy(float)
+
+    def points(qidx, sidx):
+        med = np.median(E[:, qidx], axis=1)
+        wseed = np.bincount(sidx, minlength=n_s).astype(float)
+        pts: dict = {}
+        for (f, v), idx in groups.items():
+            idx = np.asarray(idx)
+            w = wseed[seed_pos[idx]] if idx.size > 1 else np.ones(1)
+            if w.sum() == 0:                      # pragma: no cover - a family with fewer seeds
+                w = np.ones(idx.size)
+            pts.setdefault(f, []).append((np.average(xv[idx], weights=w), np.average(med[idx], weights=w)))
+        return {f: (np.array([p[0] for p in v]), np.array([p[1] for p in v])) for f, v in pts.items()}
+
+    return points, E.shape[1], n_s
+
+
+def bootstrap_bands(rows: pd.DataFrame, families: Sequence[str], *, errors: str, levels: np.ndarray,
+                    x: str = "beta_raw", queries: np.ndarray | None = None, n_boot: int = 200,
+                    rng: int | np.random.Generator) -> pd.DataFrame:
+    """Each family's frontier with a 95 % percentile bootstrap band over seeds and queries.
+
+    The replicates are those of :func:`bootstrap_difference` (one draw of queries and one of seed
+    indices per replicate, shared by every family): in each, every family's frontier
+    (:func:`frontier`, the smallest median error among its points with ``x`` at most the level) is
+    read at ``levels``; the band runs from the 2.5 to the 97.5 percentile over the replicates (the
+    order statistics next outside them, without interpolation).  A level
+    below a family's smallest ``x`` in a replicate gives ``inf`` there (no point that private).
+
+    Parameters
+    ----------
+    rows : pandas.DataFrame
+        Sweep rows with ``family, value, seed``, ``x`` and an ``errors`` column of per-query arrays.
+    families : sequence of str
+    errors : str
+        The column of per-query relative errors.
+    levels : numpy.ndarray
+        The breach levels at which the frontiers are read.
+    x : str
+        The breach column.
+    queries : numpy.ndarray, optional
+        Indices of the queries used (default all).
+    n_boot : int
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (family, level): ``family, level, alpha`` (the frontier on all seeds and
+        queries), ``lo``, ``hi``.
+
+    Examples
+    --------
+    >>> rows = pd.DataFrame({"family": ["a", "a"], "value": [1, 2], "seed": 0, "beta_raw": [0.0, 1.0],
+    ...                      "e": [np.full(4, 0.1), np.full(4, 0.01)]})
+    >>> bootstrap_bands(rows, ["a"], errors="e", levels=np.array([0.5, 1.0]), n_boot=10, rng=0)[
+    ...     ["level", "alpha", "lo", "hi"]].values.tolist()
+    [[0.5, 0.1, 0.1, 0.1], [1.0, 0.01, 0.01, 0.01]]
+    """
+    gen = as_generator(rng)
+    n_boot = check_int(n_boot, "n_boot", minimum=1)
+    levels = np.asarray(levels, dtype=float)
+    points, Q, n_s = _point_sampler(rows, families, errors=errors, x=x, queries=queries)
+    missing = [f for f in families if f not in set(rows["family"])]
+    if missing:
+        raise ValueError(f"families: {missing!r} have no rows")
+
+    def fronts(qidx, sidx):
+        P = points(qidx, sidx)
+        return np.array([frontier(*P[f], levels) for f in families])
+
+    est = fronts(np.arange(Q), np.arange(n_s))
+    reps = np.stack([fronts(gen.integers(0, Q, Q), gen.integers(0, n_s, n_s)) for _ in range(n_boot)])
+    lo = np.percentile(reps, 2.5, axis=0, method="lower")          # no interpolation: inf stays inf
+    hi = np.percentile(reps, 97.5, axis=0, method="higher")
+    return pd.DataFrame({"family": np.repeat(list(families), levels.size), "level": np.tile(levels, len(families)),
+                         "alpha": est.ravel(), "lo": lo.ravel(), "hi": hi.ravel()})
 
 
 def rank_families(points: pd.DataFrame, families: Sequence[str], *, x: str, y: str, level: float) -> pd.Series:

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .._validation import as_generator, check_in
+from .._validation import as_generator, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..partition import Decomposition
 from ._robust import ANCHORS, anchor_release, hierarchical_release
 from ._scale_cells import _cell_table, _decoded, _domain, _histogram
 from ._scale_measure import _check_setup
+from ._scale_releases import privelet_release
 from .empirical_privacy import Setup, build
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H",
@@ -42,6 +43,7 @@ GUARANTEES = {
     "swap": ("rate", "none"),
     "laplace": ("eps", "eps-DP"),
     "hierarchical": ("eps", "eps-DP"),
+    "privelet": ("eps", "eps-DP"),
     "unprotected": ("none", "none (anchor: the exact QI cells and occupations)"),
     "sa-marginal": ("none", "none (anchor: exact QI cells, occupation replaced by its overall distribution)"),
     "one-class": ("none", "none (anchor: one class, the overall occupation histogram)"),
@@ -57,6 +59,7 @@ NEIGHBOURS = {
     "diffgen": "add or remove one record",
     "laplace": "add or remove one record",
     "hierarchical": "add or remove one record",
+    "privelet": "add or remove one record",
     "onthemap": "change one record's SA value, the cell totals fixed",
     "onthemap-pdp": "change one record's SA value, the cell totals fixed",
     "qwi": "none",
@@ -141,7 +144,7 @@ def common_guarantee(family: str, value: float) -> tuple[float, str]:
     """
     check_in(family, "family", FAMILIES)
     value = _check_value(family, value)
-    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet"):
         return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
                               "one record")
     if family in ("onthemap", "onthemap-pdp"):
@@ -396,12 +399,13 @@ def _check_value(family: str, value) -> float:
 
 
 def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Generator,
-            hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H) -> Released:
+            hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
+            kdtree_height: int = KDTREE_HEIGHT) -> Released:
     """Publish ``setup`` with one mechanism and convert the release to a Decomposition.
 
     ``mondrian-*`` and ``dp-kdtree``: :func:`privlib.experiments.empirical_privacy.build`
     (chapter 2's settings: t on k = 8 with the source's rule; a DP kd-tree of height
-    :data:`KDTREE_HEIGHT`, exact discrete Laplace counts, negative ones kept).
+    ``kdtree_height``, exact discrete Laplace counts, negative ones kept).
     ``fulldomain-*``: the minimal lattice node of smallest discernibility
     (:func:`privlib.generalization.search`; l alone, t with 8-anonymity as chapter 2's t)
     -> :func:`privlib.release.from_generalization`.  ``tds`` / ``diffgen``: chapter 3's
@@ -418,7 +422,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     set with probability ``value``; the SA values of the set are permuted
     (:func:`privlib.reident.swap`) -> :func:`privlib.release.from_microdata`.  ``laplace``:
     exact discrete Laplace noise (:func:`privlib.mechanisms.discrete_laplace`) on every QI cell x
-    SA count of the public domain.
+    SA count of the public domain; ``hierarchical`` and ``privelet``: the same counts through
+    :func:`hierarchical_release` and :func:`privelet_release`.
 
     Parameters
     ----------
@@ -435,6 +440,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         :func:`adult_hierarchies`).
     diffgen_h : int, default :data:`DIFFGEN_H`
         DiffGen's number of specializations.
+    kdtree_height : int, default :data:`KDTREE_HEIGHT`
+        The DP kd-tree's height.
 
     Returns
     -------
@@ -463,7 +470,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     gen = as_generator(rng)
     if family.startswith("mondrian-") or family == "dp-kdtree":
         model = "eps" if family == "dp-kdtree" else family[-1]
-        dec = build(setup, model, value, rng=gen, **({"height": KDTREE_HEIGHT} if model == "eps" else {}))
+        height = check_int(kdtree_height, "kdtree_height", minimum=1)
+        dec = build(setup, model, value, rng=gen, **({"height": height} if model == "eps" else {}))
     elif family.startswith("fulldomain-") or family in ("tds", "diffgen"):
         hierarchies = adult_hierarchies(setup) if hierarchies is None else hierarchies
         if family.startswith("fulldomain-"):
@@ -472,12 +480,12 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     elif family in ANCHORS:
         dec = anchor_release(setup, family)
-    elif family == "hierarchical":
-        dec = hierarchical_release(setup, value, rng=gen)
+    elif family in ("hierarchical", "privelet"):
+        dec = (hierarchical_release if family == "hierarchical" else privelet_release)(setup, value, rng=gen)
     else:
         dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
-    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "onthemap"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet", "onthemap"):
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 

@@ -26,6 +26,8 @@ and the same workloads measure all of them:
   (:func:`privlib.mechanisms.discrete_laplace`); parameter eps
 * ``hierarchical`` -- Hay et al. (2010)'s hierarchical histogram with constrained inference
   (:func:`privlib.hierarchical.hierarchical_histogram`); parameter eps
+* ``privelet`` -- Xiao, Wang & Gehrke (2010)'s Privelet, Haar wavelet
+  (:func:`privlib.privelet.privelet_histogram`); parameter eps
 * ``unprotected``, ``sa-marginal``, ``one-class`` -- the scale's anchors (:func:`anchor_release`)
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
@@ -49,9 +51,10 @@ import numpy as np
 import pandas as pd
 
 from .._progress import check_progress
-from .._validation import check_in
+from .._validation import check_in, check_int
 from ..metrics import Workload
-from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_difference, dp_odds_bound,
+from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_bands, bootstrap_difference,
+                      dp_odds_bound,
                       fraction_workload, frontier, frontier_difference, hierarchical_release, kendall_matrix,
                       rank_families)
 from ._runner import check_n_jobs, run, spawn
@@ -61,22 +64,26 @@ from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estim
 from ._scale_release import (COMMON_RELATION, DIFFGEN_H, FAMILIES, GUARANTEES, KDTREE_HEIGHT, NEIGHBOURS, OTM_DELTA,
                              OTM_MIN_P, OTM_RAMP, QWI_MIN_PERSONS, SA_PERTURBING, Released, adult_hierarchies,
                              _check_value, common_guarantee, information_losses, release)
+from ._scale_releases import privelet_release
 from .empirical_privacy import Setup
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
            "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
            "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
-           "dp_odds_bound", "fraction_workload", "hierarchical_release", "frontier", "frontier_difference", "kendall_matrix", "rank_families",
+           "dp_odds_bound", "fraction_workload", "hierarchical_release", "privelet_release", "bootstrap_bands",
+           "frontier", "frontier_difference", "kendall_matrix", "rank_families",
            "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
            "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]
 
 
 def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
+          kdtree_height: int = KDTREE_HEIGHT,
           attacks: bool = False, errors: bool = False) -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
     gen = np.random.default_rng(child)
-    r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h)
+    r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h,
+                kdtree_height=kdtree_height)
     more = attack_measures(setup, r.decomposition, rng=gen) if attacks else {}
     return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
@@ -91,7 +98,7 @@ DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "full
 
 def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapping[str, Iterable[float]], *,
           seed: int, n_seeds: int, n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale",
-          hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
+          hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H, kdtree_height: int = KDTREE_HEIGHT,
           deterministic: Sequence[str] = DETERMINISTIC, attacks: bool = False,
           errors: bool = False) -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
@@ -120,8 +127,8 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         The bar's label.
     hierarchies : mapping, optional
         As :func:`release` (default :func:`adult_hierarchies` when a family needs them).
-    diffgen_h : int, default :data:`DIFFGEN_H`
-        As :func:`release`.
+    diffgen_h, kdtree_height : int
+        As :func:`release` (defaults :data:`DIFFGEN_H`, :data:`KDTREE_HEIGHT`).
     deterministic : sequence of str
         Families run once.
     attacks : bool, default False
@@ -175,6 +182,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         workloads = {"w": workloads}
     rows = run(_task, tasks, n_jobs=n_jobs, progress=progress, desc=desc,
                shared={"setup": setup, "workloads": dict(workloads), "hierarchies": hierarchies,
-                       "diffgen_h": diffgen_h, "attacks": bool(attacks),
+                       "diffgen_h": diffgen_h, "kdtree_height": check_int(kdtree_height, "kdtree_height", minimum=1),
+                       "attacks": bool(attacks),
                        "errors": bool(errors)})
     return pd.DataFrame(rows)
