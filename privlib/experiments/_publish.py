@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..scorecard import Scorecard
+from ._tex import tex_to_unicode
 
 __all__ = ["round_sig", "glue_num", "publish_scorecard", "interactive_table", "scorecard_table"]
 
@@ -181,7 +182,8 @@ def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "
 def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
     """A saved scorecard (``Scorecard.to_frame()``, or several chapters) as an interactive table.
 
-    Columns shown: where (and the claim's id), claim (and the source's words), kind (and
+    Columns shown: where (and the claim's id), claim (and the source's words, their TeX written
+    in Unicode by ``tex_to_unicode``), kind (and
     variant), source (and tolerance), ours, status (and cause), reading, note (and the reason of
     a claim not reproduced).
 
@@ -214,7 +216,8 @@ def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
         return f'<span class="privlib-small">{html.escape(text)}</span>' if text else ""
 
     where = [html.escape(w) + small(i) for w, i in zip(col("where"), col("id"))]
-    claim = [html.escape(c) + (f'<span class="privlib-quote">“{html.escape(q)}”</span>' if q else "")
+    # the source's words: its TeX typeset in Unicode (MathJax does not reach inside the table)
+    claim = [html.escape(c) + (f'<span class="privlib-quote">“{html.escape(tex_to_unicode(q))}”</span>' if q else "")
              for c, q in zip(col("claim"), col("quote"))]
     kind = [html.escape(k) + small(v) + small(f"option {o} of {of}" if of else "")
             for k, v, o, of in zip(col("kind"), col("variant"), col("option"), col("option of"))]
