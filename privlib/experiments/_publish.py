@@ -13,6 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..scorecard import Scorecard
+from ._tex import tex_to_unicode
 
 __all__ = ["round_sig", "glue_num", "publish_scorecard", "interactive_table", "scorecard_table"]
 
@@ -181,9 +182,10 @@ def interactive_table(frame: pd.DataFrame, /, *, table_id: str, caption: str = "
 def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
     """A saved scorecard (``Scorecard.to_frame()``, or several chapters) as an interactive table.
 
-    Columns shown: where (and the claim's id), claim (and the source's words), kind (and
-    variant), source (and tolerance), ours, status (and cause), reading, note (and the reason of
-    a claim not reproduced).
+    Columns shown: where (under the chapter of a report's row; the claim's id, kind and
+    variant beneath), claim (and the source's words,
+    their TeX written in Unicode by ``tex_to_unicode``), source (and tolerance), ours, status
+    (and cause), reading and note (and the reason of a claim not reproduced).
 
     Parameters
     ----------
@@ -213,30 +215,32 @@ def scorecard_table(frame: pd.DataFrame, /, *, table_id: str) -> object:
     def small(text):
         return f'<span class="privlib-small">{html.escape(text)}</span>' if text else ""
 
-    where = [html.escape(w) + small(i) for w, i in zip(col("where"), col("id"))]
-    claim = [html.escape(c) + (f'<span class="privlib-quote">“{html.escape(q)}”</span>' if q else "")
+    # six columns, so that the table fits the text column at 1280 px: the claim's kind goes under
+    # its place, the note under the reading
+    # several chapters (the report): each row's chapter heads its place
+    chapter = [f'<span class="privlib-chapter">{html.escape(c)}</span>' if c else "" for c in col("chapter")]
+    where = [c + html.escape(w) + small(i) + small(k) + small(v) + small(f"option {o} of {of}" if of else "")
+             for c, w, i, k, v, o, of in zip(chapter, col("where"), col("id"), col("kind"), col("variant"),
+                                             col("option"), col("option of"))]
+    # the source's words: its TeX typeset in Unicode (MathJax does not reach inside the table)
+    claim = [html.escape(c) + (f'<span class="privlib-quote">“{html.escape(tex_to_unicode(q))}”</span>' if q else "")
              for c, q in zip(col("claim"), col("quote"))]
-    kind = [html.escape(k) + small(v) + small(f"option {o} of {of}" if of else "")
-            for k, v, o, of in zip(col("kind"), col("variant"), col("option"), col("option of"))]
     source = [html.escape(s) + small("" if t in ("", "-") else f"tolerance {t}")
               for s, t in zip(col("source value"), col("tolerance"))]
     status = [f'<span class="status-{s.replace(" ", "-")}">{html.escape(s)}</span>' + small(c)
               + small(f"verdict: {v}" if v else "") for s, c, v in zip(col("status"), col("cause"), col("verdict"))]
-    note = ["; ".join(html.escape(x) for x in (n, r, f"can fail: {cf}" if cf else "",
-                                                 f"justification: {j}" if j else "") if x)
-            for n, r, cf, j in zip(col("note"), col("reason"), col("can fail"), col("justification"))]
+    notes = ["; ".join(x for x in (n, r, f"can fail: {cf}" if cf else "", f"justification: {j}" if j else "") if x)
+             for n, r, cf, j in zip(col("note"), col("reason"), col("can fail"), col("justification"))]
+    reading = [html.escape(r) + small(f"note: {n}" if n else "") for r, n in zip(col("reading"), notes)]
     shown = pd.DataFrame({
-        **({"chapter": f["chapter"].map(html.escape)} if "chapter" in f else {}),
         "where": where,
         "claim": claim,
-        "kind": kind,
         "source": source,
         "ours": col("our value").map(html.escape),
         "status": status,
-        "reading": col("reading").map(html.escape),
-        "note": note,
+        "reading and note": reading,
     })
-    return interactive_table(shown, table_id=table_id, wide=("claim", "reading", "note"),
+    return interactive_table(shown, table_id=table_id, wide=("claim", "reading and note"),
                              html_columns=tuple(shown.columns))
 
 

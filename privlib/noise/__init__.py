@@ -1,7 +1,7 @@
 """Multiplicative noise infusion of the Quarterly Workforce Indicators (QWI).
 
-Implements the "Noise Infusion" half of Abowd & Vilhuber (2011) {cite}`abowd2011slides`
-(after Abowd, Stephens & Vilhuber 2006 {cite}`abowd2006qwi`):
+Implements the "Noise Infusion" half of :cite:t:`abowd2011slides`
+(after :cite:t:`abowd2006qwi`):
 
 * :class:`RampDistribution` -- the distortion-factor distribution (slide "Noise Factor
   Distribution"): density (b - d)/(b - a)^2 on [a, b] and (b + d - 2)/(b - a)^2 on

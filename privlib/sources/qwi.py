@@ -2,7 +2,7 @@
 
 Abowd & Vilhuber (2011), "Synthetic Data and Confidentiality Protection" (NSF-Census-IRS
 workshop slides; part 1, "Noise Infusion", after Abowd, Stephens & Vilhuber 2006),
-{cite}`abowd2011slides`: Maryland county x NAICS industry-group cells.  Each table is a tuple
+:cite:p:`abowd2011slides`: Maryland county x NAICS industry-group cells.  Each table is a tuple
 of rows of the printed strings; ``numpy.array(table, dtype=float)`` gives the numbers.
 Reproduced in form by :mod:`privlib.noise` on a simulated panel.
 

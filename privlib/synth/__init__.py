@@ -1,8 +1,8 @@
 """Synthetic data, differential privacy and probabilistic differential privacy (OnTheMap).
 
 Implements the "Cryptographic and Statistical Advances in Confidentiality Protection"
-half of Abowd & Vilhuber (2011) {cite}`abowd2011slides`, which summarises Machanavajjhala
-et al. (2008) {cite}`machanavajjhala2008onthemap`:
+half of :cite:t:`abowd2011slides`, which summarises
+:cite:t:`machanavajjhala2008onthemap`:
 
 *Detailed example (two categories)*
 
