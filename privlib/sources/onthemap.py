@@ -2,8 +2,8 @@
 
 Abowd & Vilhuber (2011), "Synthetic Data and Confidentiality Protection" (NSF-Census-IRS
 workshop slides; part 2, "Cryptographic and Statistical Advances in Confidentiality
-Protection", after Machanavajjhala et al. 2008), :cite:p:`abowd2011slides`.  Each table is a
-tuple of rows of the printed strings (e.g. ``"6.91E-06"``), so that a comparison can honour
+Protection", after Machanavajjhala et al. 2008), the slides :mod:`privlib.sources.qwi` cites.
+Each table is a tuple of rows of the printed strings (e.g. ``"6.91E-06"``), so that a comparison can honour
 the printed precision; ``numpy.array(table, dtype=float)`` gives the numbers.  Reproduced by
 :mod:`privlib.synth`.
 
