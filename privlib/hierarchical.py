@@ -64,6 +64,26 @@ class HierarchicalHistogram:
     ledger: Ledger
 
 
+def _check_counts(counts: ArrayLike) -> np.ndarray:
+    """``counts`` as a 1-D int64 array of non-negative integer counts whose total fits int64
+    (shared by :mod:`privlib.privelet`); a bad input raises naming the argument."""
+    x = np.asarray(counts)
+    if x.ndim != 1 or x.size == 0:
+        raise ValueError(f"counts: expected a non-empty one-dimensional array, got shape {x.shape}")
+    if x.dtype.kind not in "iuf" or x.dtype.kind == "b":
+        raise TypeError(f"counts: expected integer counts, got dtype {x.dtype}")
+    if x.dtype.kind == "f" and not np.all(np.isfinite(x) & (x == np.round(x))):
+        raise ValueError("counts: expected integer-valued counts, got non-integral or non-finite floats")
+    if (x < 0).any():
+        raise ValueError(f"counts: expected non-negative counts, got {x.min()!r}")
+    if x.dtype.kind == "f" and x.max() >= 2.0 ** 53 or x.dtype.kind == "u" and x.max() >= 2 ** 62:
+        raise ValueError(f"counts: expected counts below 2**53, got {x.max()!r}")
+    x = x.astype(np.int64)
+    if int(x.max()) > (2 ** 62) // x.size:
+        raise ValueError(f"counts: the total may overflow int64 (largest count {int(x.max())} over {x.size} cells)")
+    return x
+
+
 def hierarchical_histogram(counts: ArrayLike, *, eps: float, branching: int = 2,
                            rng: int | np.random.Generator) -> HierarchicalHistogram:
     """Release a histogram through Hay et al.'s noisy tree and constrained inference (H_b-bar).
@@ -101,20 +121,11 @@ def hierarchical_histogram(counts: ArrayLike, *, eps: float, branching: int = 2,
     True
     """
     from .mechanisms import discrete_laplace
-    x = np.asarray(counts)
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"counts: expected a non-empty one-dimensional array, got shape {x.shape}")
-    if x.dtype.kind not in "iuf" or x.dtype.kind == "b":
-        raise TypeError(f"counts: expected integer counts, got dtype {x.dtype}")
-    if x.dtype.kind == "f" and not np.all(np.isfinite(x) & (x == np.round(x))):
-        raise ValueError("counts: expected integer-valued counts, got non-integral or non-finite floats")
-    if (x < 0).any():
-        raise ValueError(f"counts: expected non-negative counts, got {x.min()!r}")
+    x = _check_counts(counts)
     b = check_int(branching, "branching", minimum=2)
     if isinstance(eps, bool) or not isinstance(eps, (int, float, np.integer, np.floating)) or not (
             np.isfinite(eps) and eps > 0):
         raise ValueError(f"eps: expected a finite number > 0, got {eps!r}")
-    x = x.astype(np.int64)
     h = 0
     while b ** h < x.size:
         h += 1

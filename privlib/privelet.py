@@ -42,6 +42,7 @@ from numpy.typing import ArrayLike
 
 from ._validation import check_int
 from .accounting import Ledger, LedgerEntry
+from .hierarchical import _check_counts
 
 __all__ = ["PriveletHistogram", "haar_coefficients", "haar_inverse", "privelet_histogram"]
 
@@ -73,24 +74,6 @@ class PriveletHistogram:
     counts: np.ndarray
     sensitivity: int
     ledger: Ledger
-
-
-def _check_counts(counts: ArrayLike) -> np.ndarray:
-    x = np.asarray(counts)
-    if x.ndim != 1 or x.size == 0:
-        raise ValueError(f"counts: expected a non-empty one-dimensional array, got shape {x.shape}")
-    if x.dtype.kind not in "iuf" or x.dtype.kind == "b":
-        raise TypeError(f"counts: expected integer counts, got dtype {x.dtype}")
-    if x.dtype.kind == "f" and not np.all(np.isfinite(x) & (x == np.round(x))):
-        raise ValueError("counts: expected integer-valued counts, got non-integral or non-finite floats")
-    if (x < 0).any():
-        raise ValueError(f"counts: expected non-negative counts, got {x.min()!r}")
-    if x.dtype.kind == "f" and x.max() >= 2.0 ** 53 or x.dtype.kind == "u" and x.max() >= 2 ** 62:
-        raise ValueError(f"counts: expected counts below 2**53, got {x.max()!r}")
-    x = x.astype(np.int64)
-    if int(x.max()) > (2 ** 62) // x.size:
-        raise ValueError(f"counts: the total may overflow int64 (largest count {int(x.max())} over {x.size} cells)")
-    return x
 
 
 def haar_coefficients(counts: ArrayLike) -> np.ndarray:
