@@ -246,44 +246,56 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
     pos = np.arange(len(user)) - np.repeat(start, np.diff(np.r_[start, len(user)]))
     train, leak = pos < n_train, (pos >= n_train) & (pos < n_train + m)
     sym = records.symbol.astype(np.int64)
-    G = sparse.csr_matrix((np.full(int(train.sum()), 1.0 / n_train), (user[train], sym[train])), shape=(n_u, S))
-    G.sum_duplicates()
-    L = sparse.csr_matrix((np.ones(int(leak.sum())), (user[leak], sym[leak])), shape=(n_u, S))
-    L.sum_duplicates()
-    G_log = G.copy()
-    G_log.data = np.log(G_log.data)
-    G_one = G.copy()
-    G_one.data = np.ones_like(G_one.data)
     dense = n_u * S <= _DENSE_CELLS
     if smoothing and not dense:
         raise ValueError(f"smoothing: needs the dense users x bins model (n_u * S <= {_DENSE_CELLS:,}), "
                          f"got {n_u:,} x {S:,}")
-    if smoothing:  # every bin has probability > 0: rank by the product alone (same denominator)
-        counts = sparse.csr_matrix((np.ones(int(train.sum())), (user[train], sym[train])), shape=(n_u, S))
-        counts.sum_duplicates()
-        G_log = np.log(counts.toarray() + float(smoothing)).T   # S x n_u
-        G_one = np.ones((S, n_u))
-    elif dense:
-        G_log, G_one = G_log.toarray().T, G_one.toarray().T   # S x n_u
+    if dense:  # users x bins counts by one histogram each (n_u * S <= 5e7: the key fits int64)
+        counts = np.bincount(user[train] * S + sym[train], minlength=n_u * S).reshape(n_u, S)
+        L = np.bincount(user[leak] * S + sym[leak], minlength=n_u * S).reshape(n_u, S).astype(np.float64)
+        if smoothing:  # every bin has probability > 0: rank by the product alone (same denominator)
+            G_log = np.log(counts + float(smoothing)).T                          # S x n_u
+            G_one = np.ones((S, n_u), dtype=np.float32)
+        else:
+            # g = count copies of 1/n_train added one by one: the same float as the sparse sum
+            steps = np.cumsum(np.full(max(int(counts.max(initial=0)), 1), 1.0 / n_train))
+            nz = counts > 0
+            G_log = np.zeros((n_u, S))
+            G_log[nz] = np.log(steps[counts[nz] - 1])
+            G_log, G_one = G_log.T, nz.T.astype(np.float32)                      # S x n_u
+        del counts
     else:
+        G = sparse.csr_matrix((np.full(int(train.sum()), 1.0 / n_train), (user[train], sym[train])),
+                              shape=(n_u, S))
+        G.sum_duplicates()
+        L = sparse.csr_matrix((np.ones(int(leak.sum())), (user[leak], sym[leak])), shape=(n_u, S))
+        L.sum_duplicates()
+        G_log = G.copy()
+        G_log.data = np.log(G_log.data)
+        G_one = G.copy()
+        G_one.data = np.ones_like(G_one.data)
         G_log, G_one = G_log.T.tocsc(), G_one.T.tocsc()
     ranks = []
-    if dense:  # counts of leakages with a non-zero probability are small integers: exact in float32
-        G_one = G_one.astype(np.float32)
-    for a in range(0, n_u, chunk):
+    for a in range(0, n_u, chunk):   # counts of leakages with a non-zero probability: exact in float32
         b = min(a + chunk, n_u)
-        Lc = L[a:b].toarray() if dense else L[a:b]
-        hits = Lc.astype(np.float32) @ G_one if dense else (Lc @ G_one).toarray()
-        logs = Lc @ G_log if dense else (Lc @ G_log).toarray()
+        Lc = L[a:b]
         idx = np.arange(b - a)
-        own_h, own_l = hits[idx, a + idx][:, None], logs[idx, a + idx][:, None]
-        # close as numpy.isclose(logs, own_l, rtol=1e-12, atol=1e-9), computed without temporaries
-        # beyond one array
-        close = np.abs(logs - own_l) <= 1e-9 + 1e-12 * np.abs(own_l)
-        same = hits == own_h
-        better = (hits > own_h) | (same & (logs > own_l) & ~close)
-        tie = same & close
-        ranks.append(_ranks(better.sum(axis=1), tie.sum(axis=1) - 1, gen))
+        d = Lc @ G_log if dense else (Lc @ G_log).toarray()   # sums of log-probabilities, then ...
+        own_l = d[idx, a + idx][:, None]
+        d -= own_l                                              # ... their difference to the correct user's
+        # numpy.isclose(logs, own_l, rtol=1e-12, atol=1e-9) is |d| <= tol, and "logs > own_l and not
+        # close" is d > tol: the same decisions as comparing the logs, with one array
+        tol = 1e-9 + 1e-12 * np.abs(own_l)
+        if smoothing:  # every candidate gives every leakage a non-zero probability: the same hits
+            better = np.count_nonzero(d > tol, axis=1)
+            ties = np.count_nonzero(np.abs(d, out=d) <= tol, axis=1)
+        else:
+            hits = Lc.astype(np.float32) @ G_one if dense else (Lc @ G_one).toarray()
+            own_h = hits[idx, a + idx][:, None]
+            same = hits == own_h
+            better = np.count_nonzero(hits > own_h, axis=1) + np.count_nonzero(same & (d > tol), axis=1)
+            ties = np.count_nonzero(same & (np.abs(d, out=d) <= tol), axis=1)
+        ranks.append(_ranks(better, ties - 1, gen))
     ranks = np.concatenate(ranks)
     return pd.DataFrame({"level": lv, "success": _count_within(ranks, lv) / len(ranks),
                          "random": np.minimum(lv / n_u, 1.0)})
