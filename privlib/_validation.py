@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._docs import shared_doc
 from ._rng import _DEMONSTRATION, _RELEASE_SEEDS, demonstration
 
 if TYPE_CHECKING:
@@ -159,6 +160,20 @@ def as_generator(rng: int | np.random.Generator | None, *, release: bool = False
                     f"{type(rng).__name__} {_fmt(rng)}")
 
 
+#: The ``name`` argument of every check.
+_check_doc = shared_doc(name="""
+name : str
+    The argument's name, used in the error message.
+""")
+
+
+def _check_real(value: object, name: str) -> None:
+    """Raise TypeError unless ``value`` is a real number (a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+
+
+@_check_doc
 def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
     """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``).
 
@@ -166,8 +181,7 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     ----------
     value : float
         The number.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     allow_zero : bool
         Accept 0.
     finite : bool
@@ -190,8 +204,7 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     >>> check_positive(0, "tolerance", allow_zero=True)
     0.0
     """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    _check_real(value, name)
     try:
         v = float(value)
     except OverflowError:                     # an int beyond the float range (10**400)
@@ -205,6 +218,7 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     return v
 
 
+@_check_doc
 def check_epsilon(eps: float, name: str = "eps") -> float:
     """Privacy budget: a finite real number > 0.
 
@@ -212,8 +226,7 @@ def check_epsilon(eps: float, name: str = "eps") -> float:
     ----------
     eps : float
         The budget.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -233,6 +246,7 @@ def check_epsilon(eps: float, name: str = "eps") -> float:
     return check_positive(eps, name)
 
 
+@_check_doc
 def check_probability(p: float, name: str, *, low_open: bool = False, high_open: bool = False) -> float:
     """A probability in [0, 1]; ``low_open``/``high_open`` exclude 0 / 1.
 
@@ -240,8 +254,7 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     ----------
     p : float
         The probability.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     low_open, high_open : bool
         Exclude 0, exclude 1.
 
@@ -262,8 +275,7 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     >>> check_probability(1, "p")
     1.0
     """
-    if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(p).__name__} {_fmt(p)}")
+    _check_real(p, name)
     v = float(p)
     lo = "(" if low_open else "["
     hi = ")" if high_open else "]"
@@ -273,6 +285,7 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     return v
 
 
+@_check_doc
 def check_delta(delta: float, name: str = "delta") -> float:
     """The delta of (eps, delta) guarantees: strictly inside (0, 1).
 
@@ -280,8 +293,7 @@ def check_delta(delta: float, name: str = "delta") -> float:
     ----------
     delta : float
         The delta.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -301,6 +313,7 @@ def check_delta(delta: float, name: str = "delta") -> float:
     return check_probability(delta, name, low_open=True, high_open=True)
 
 
+@_check_doc
 def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """An integer (Python or numpy) within the optional bounds, inclusive (a float with an integer value is accepted).
 
@@ -308,8 +321,7 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     ----------
     value : int
         The integer.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     minimum, maximum : int, optional
         Inclusive bounds.
 
@@ -347,6 +359,7 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     return v
 
 
+@_check_doc
 def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int = -1) -> np.ndarray:
     """A probability vector (or a stack of them along ``axis``).
 
@@ -357,8 +370,7 @@ def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int
     ----------
     p : array_like
         The probabilities.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     atol : float
         Tolerance of the sum, per entry.
     axis : int
@@ -403,6 +415,7 @@ def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int
     return np.clip(arr, 0.0, None)
 
 
+@_check_doc
 def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list:
     """All ``columns`` are columns of the DataFrame ``df``; returns them as a list.
 
@@ -412,8 +425,7 @@ def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list
         The table.
     columns : str or iterable of str
         One column name or several.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -442,6 +454,7 @@ def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list
     return columns
 
 
+@_check_doc
 def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequence | None = None) -> None:
     """Raise if the data (restricted to ``columns``) contains NaN / missing values.
 
@@ -449,8 +462,7 @@ def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequ
     ----------
     df_or_array : pandas.DataFrame or array_like
         The data.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     columns : sequence, optional
         The columns to check (default: all).
 
@@ -479,6 +491,7 @@ def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequ
             raise ValueError(f"{name}: contains NaN values ({int(np.isnan(arr).sum())} of {arr.size})")
 
 
+@_check_doc
 def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     """``value`` is one of ``allowed``.
 
@@ -486,8 +499,7 @@ def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     ----------
     value : object
         The value.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     allowed : iterable
         The accepted values.
 
@@ -512,6 +524,7 @@ def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     return value
 
 
+@_check_doc
 def check_nonempty(df: Any, name: str = "df") -> None:
     """A DataFrame or array with at least one row.
 
@@ -519,8 +532,7 @@ def check_nonempty(df: Any, name: str = "df") -> None:
     ----------
     df : pandas.DataFrame or array_like
         The data.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Raises
     ------
@@ -535,6 +547,7 @@ def check_nonempty(df: Any, name: str = "df") -> None:
         raise ValueError(f"{name}: expected at least one row, got an empty table")
 
 
+@_check_doc
 def check_finite(value: float, name: str) -> float:
     """A finite real number (not NaN, not +-inf); returns it as float.
 
@@ -542,8 +555,7 @@ def check_finite(value: float, name: str) -> float:
     ----------
     value : float
         The number.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -562,14 +574,14 @@ def check_finite(value: float, name: str) -> float:
     >>> check_finite(-2, "shift")
     -2.0
     """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    _check_real(value, name)
     v = float(value)
     if not np.isfinite(v):
         raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
     return v
 
 
+@_check_doc
 def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite: bool = True,
                 minimum: float | None = None, maximum: float | None = None, dtype: DTypeLike = float) -> np.ndarray:
     """An array of numbers (cast to ``dtype``) with optional shape and range requirements.
@@ -583,8 +595,7 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     ----------
     values : array_like
         The numbers.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     ndim : int, optional
         Required number of dimensions.
     finite : bool
@@ -632,6 +643,7 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     return arr
 
 
+@_check_doc
 def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
     """A pandas DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame).
 
@@ -639,8 +651,7 @@ def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
     ----------
     df : pandas.DataFrame
         The table.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Raises
     ------
