@@ -160,11 +160,11 @@ def as_generator(rng: int | np.random.Generator | None, *, release: bool = False
                     f"{type(rng).__name__} {_fmt(rng)}")
 
 
-#: The ``name`` argument of every check.
-_check_doc = shared_doc(name="""
+#: The ``name`` argument of every check (filled into the docstrings at the end of the module).
+NAME_DOC = """
 name : str
     The argument's name, used in the error message.
-""")
+"""
 
 
 def _check_real(value: object, name: str) -> None:
@@ -173,7 +173,6 @@ def _check_real(value: object, name: str) -> None:
         raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
 
 
-@_check_doc
 def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
     """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``).
 
@@ -218,7 +217,6 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     return v
 
 
-@_check_doc
 def check_epsilon(eps: float, name: str = "eps") -> float:
     """Privacy budget: a finite real number > 0.
 
@@ -246,7 +244,6 @@ def check_epsilon(eps: float, name: str = "eps") -> float:
     return check_positive(eps, name)
 
 
-@_check_doc
 def check_probability(p: float, name: str, *, low_open: bool = False, high_open: bool = False) -> float:
     """A probability in [0, 1]; ``low_open``/``high_open`` exclude 0 / 1.
 
@@ -285,7 +282,6 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     return v
 
 
-@_check_doc
 def check_delta(delta: float, name: str = "delta") -> float:
     """The delta of (eps, delta) guarantees: strictly inside (0, 1).
 
@@ -313,7 +309,6 @@ def check_delta(delta: float, name: str = "delta") -> float:
     return check_probability(delta, name, low_open=True, high_open=True)
 
 
-@_check_doc
 def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """An integer (Python or numpy) within the optional bounds, inclusive (a float with an integer value is accepted).
 
@@ -359,7 +354,6 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     return v
 
 
-@_check_doc
 def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int = -1) -> np.ndarray:
     """A probability vector (or a stack of them along ``axis``).
 
@@ -415,7 +409,6 @@ def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int
     return np.clip(arr, 0.0, None)
 
 
-@_check_doc
 def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list:
     """All ``columns`` are columns of the DataFrame ``df``; returns them as a list.
 
@@ -454,7 +447,6 @@ def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list
     return columns
 
 
-@_check_doc
 def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequence | None = None) -> None:
     """Raise if the data (restricted to ``columns``) contains NaN / missing values.
 
@@ -491,7 +483,6 @@ def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequ
             raise ValueError(f"{name}: contains NaN values ({int(np.isnan(arr).sum())} of {arr.size})")
 
 
-@_check_doc
 def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     """``value`` is one of ``allowed``.
 
@@ -524,7 +515,6 @@ def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     return value
 
 
-@_check_doc
 def check_nonempty(df: Any, name: str = "df") -> None:
     """A DataFrame or array with at least one row.
 
@@ -547,7 +537,6 @@ def check_nonempty(df: Any, name: str = "df") -> None:
         raise ValueError(f"{name}: expected at least one row, got an empty table")
 
 
-@_check_doc
 def check_finite(value: float, name: str) -> float:
     """A finite real number (not NaN, not +-inf); returns it as float.
 
@@ -581,7 +570,6 @@ def check_finite(value: float, name: str) -> float:
     return v
 
 
-@_check_doc
 def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite: bool = True,
                 minimum: float | None = None, maximum: float | None = None, dtype: DTypeLike = float) -> np.ndarray:
     """An array of numbers (cast to ``dtype``) with optional shape and range requirements.
@@ -643,7 +631,6 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     return arr
 
 
-@_check_doc
 def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
     """A pandas DataFrame whose column names are unique (a duplicated name makes ``df[c]`` a frame).
 
@@ -706,3 +693,8 @@ def check_has_order(column: pd.Series, argument: str) -> None:
             f"{argument}: the ordered distance on the non-numeric column {column.name!r} needs its values in "
             f"order, as {argument}=[...] (or an ordered categorical); sorting them as text is not an order "
             f"(e.g. '11K' < '3K'). Values: {list(pd.unique(column))[:6]}")
+
+
+for _check in (check_positive, check_epsilon, check_probability, check_delta, check_int, check_distribution, check_columns,
+               check_no_nan, check_in, check_nonempty, check_finite, check_array, check_unique_columns):
+    shared_doc(name=NAME_DOC)(_check)
