@@ -492,6 +492,7 @@ def advanced_composition(eps: float, *, k: int, delta_prime: float) -> float:
     Returns
     -------
     float
+        ``eps'``, the budget of the k-fold composition (with delta ``delta_prime``).
 
     Raises
     ------
