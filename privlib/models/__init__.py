@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import (check_columns, check_distribution, check_has_order, check_no_nan,
                           check_probability, check_unique_columns)
 from ..hierarchy import Hierarchy
@@ -57,6 +58,23 @@ __all__ = [
     "t_closeness_counts",
     "sensitive_posterior",
 ]
+
+#: The table, its quasi-identifiers and sensitive attribute (the checks of a table).
+TABLE_ARGS_DOC = """
+Parameters
+----------
+df : DataFrame
+qi : list of str
+sa : str
+    The sensitive attribute.
+"""
+#: The result of the per-class checks on a count matrix.
+PER_CLASS_DOC = """
+Returns
+-------
+ndarray of float, shape (n_classes,)
+    One value per class (row of ``counts``).
+"""
 
 
 # ---------------------------------------------------------------------------- results
@@ -205,6 +223,7 @@ def _l_requirement(kind: str, c) -> LDiversity:
     return LDiversity(1, kind=kind, c=c)
 
 
+@shared_doc(per_class=PER_CLASS_DOC)
 def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | None = None) -> np.ndarray:
     """Per-class l-diversity value from a *classes x values* count matrix.
 
@@ -221,9 +240,7 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     c : float, required for ``kind="recursive"``
         The constant of recursive (c, l)-diversity, ``c > 0``.
 
-    Returns
-    -------
-    ndarray of float, shape (n_classes,)
+    {{per_class}}
 
     Raises
     ------
@@ -247,16 +264,12 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     return req.values(sizes, cm)
 
 
+@shared_doc(table_args=TABLE_ARGS_DOC)
 def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "distinct",
                 c: float | None = None) -> LDiversityReport:
     """l-diversity of a table (slide "l-diversity"; Machanavajjhala et al. 2007).
 
-    Parameters
-    ----------
-    df : DataFrame
-    qi : list of str
-    sa : str
-        The sensitive attribute.
+    {{table_args}}
     kind : {"distinct", "entropy", "recursive", "frequency"}
         The reading of l-diversity (see :class:`privlib.requirements.LDiversity`).
     c : float, required for ``kind="recursive"``
@@ -304,6 +317,7 @@ def _l_report(keys, counts, *, kind: str, c) -> LDiversityReport:
 
 
 # ---------------------------------------------------------------------------- t-closeness
+@shared_doc(per_class=PER_CLASS_DOC)
 def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equal", hierarchy: Hierarchy | None = None) -> np.ndarray:
     """EMD of every class (a row of ``counts``) to the distribution ``q``.
 
@@ -322,9 +336,7 @@ def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equa
         :func:`privlib.closeness.ground_distance`.
     hierarchy : Hierarchy, required for ``distance="hierarchical"``
 
-    Returns
-    -------
-    ndarray of float, shape (n_classes,)
+    {{per_class}}
 
     Raises
     ------
@@ -347,16 +359,12 @@ def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equa
     return req.distances(sizes, cm, q=check_distribution(q, "q"))
 
 
+@shared_doc(table_args=TABLE_ARGS_DOC)
 def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str = "equal",
                 hierarchy: Hierarchy | None = None, q: Mapping | ArrayLike | None = None, sa_values: Sequence | None = None) -> TClosenessReport:
     """t-closeness of a table (slide "t-closeness definition").
 
-    Parameters
-    ----------
-    df : DataFrame
-    qi : list of str
-    sa : str
-        The sensitive attribute.
+    {{table_args}}
     distance : {"equal", "ordered", "hierarchical"}
         Ground distance of the EMD (slides "Equal Distance", "Numerical Distances",
         "Hierarchical Distance").  ``ordered`` uses the order of ``sa_values``: by default the
