@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._docs import shared_doc
 from ._rng import _DEMONSTRATION, _RELEASE_SEEDS, demonstration
 
 if TYPE_CHECKING:
@@ -159,6 +160,19 @@ def as_generator(rng: int | np.random.Generator | None, *, release: bool = False
                     f"{type(rng).__name__} {_fmt(rng)}")
 
 
+#: The ``name`` argument of every check (filled into the docstrings at the end of the module).
+NAME_DOC = """
+name : str
+    The argument's name, used in the error message.
+"""
+
+
+def _check_real(value: object, name: str) -> None:
+    """Raise TypeError unless ``value`` is a real number (a bool is not)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+
+
 def check_positive(value: float, name: str, *, allow_zero: bool = False, finite: bool = True) -> float:
     """Return ``value`` as float, requiring value > 0 (or >= 0 with ``allow_zero``).
 
@@ -166,8 +180,7 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     ----------
     value : float
         The number.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     allow_zero : bool
         Accept 0.
     finite : bool
@@ -190,8 +203,7 @@ def check_positive(value: float, name: str, *, allow_zero: bool = False, finite:
     >>> check_positive(0, "tolerance", allow_zero=True)
     0.0
     """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    _check_real(value, name)
     try:
         v = float(value)
     except OverflowError:                     # an int beyond the float range (10**400)
@@ -212,8 +224,7 @@ def check_epsilon(eps: float, name: str = "eps") -> float:
     ----------
     eps : float
         The budget.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -240,8 +251,7 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     ----------
     p : float
         The probability.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     low_open, high_open : bool
         Exclude 0, exclude 1.
 
@@ -262,8 +272,7 @@ def check_probability(p: float, name: str, *, low_open: bool = False, high_open:
     >>> check_probability(1, "p")
     1.0
     """
-    if isinstance(p, bool) or not isinstance(p, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(p).__name__} {_fmt(p)}")
+    _check_real(p, name)
     v = float(p)
     lo = "(" if low_open else "["
     hi = ")" if high_open else "]"
@@ -280,8 +289,7 @@ def check_delta(delta: float, name: str = "delta") -> float:
     ----------
     delta : float
         The delta.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -308,8 +316,7 @@ def check_int(value: int, name: str, *, minimum: int | None = None, maximum: int
     ----------
     value : int
         The integer.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     minimum, maximum : int, optional
         Inclusive bounds.
 
@@ -357,8 +364,7 @@ def check_distribution(p: ArrayLike, name: str, *, atol: float = 1e-9, axis: int
     ----------
     p : array_like
         The probabilities.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     atol : float
         Tolerance of the sum, per entry.
     axis : int
@@ -412,8 +418,7 @@ def check_columns(df: pd.DataFrame, columns: Any, name: str = "columns") -> list
         The table.
     columns : str or iterable of str
         One column name or several.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -449,8 +454,7 @@ def check_no_nan(df_or_array: pd.DataFrame | ArrayLike, name: str, columns: Sequ
     ----------
     df_or_array : pandas.DataFrame or array_like
         The data.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     columns : sequence, optional
         The columns to check (default: all).
 
@@ -486,8 +490,7 @@ def check_in(value: Any, name: str, allowed: Iterable) -> Any:
     ----------
     value : object
         The value.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     allowed : iterable
         The accepted values.
 
@@ -519,8 +522,7 @@ def check_nonempty(df: Any, name: str = "df") -> None:
     ----------
     df : pandas.DataFrame or array_like
         The data.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Raises
     ------
@@ -542,8 +544,7 @@ def check_finite(value: float, name: str) -> float:
     ----------
     value : float
         The number.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Returns
     -------
@@ -562,8 +563,7 @@ def check_finite(value: float, name: str) -> float:
     >>> check_finite(-2, "shift")
     -2.0
     """
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name}: expected a real number, got {type(value).__name__} {_fmt(value)}")
+    _check_real(value, name)
     v = float(value)
     if not np.isfinite(v):
         raise ValueError(f"{name}: expected a finite number, got {_fmt(value)}")
@@ -583,8 +583,7 @@ def check_array(values: ArrayLike, name: str, *, ndim: int | None = None, finite
     ----------
     values : array_like
         The numbers.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
     ndim : int, optional
         Required number of dimensions.
     finite : bool
@@ -639,8 +638,7 @@ def check_unique_columns(df: pd.DataFrame, name: str = "df") -> None:
     ----------
     df : pandas.DataFrame
         The table.
-    name : str
-        The argument's name, used in the error message.
+    {{name}}
 
     Raises
     ------
@@ -695,3 +693,8 @@ def check_has_order(column: pd.Series, argument: str) -> None:
             f"{argument}: the ordered distance on the non-numeric column {column.name!r} needs its values in "
             f"order, as {argument}=[...] (or an ordered categorical); sorting them as text is not an order "
             f"(e.g. '11K' < '3K'). Values: {list(pd.unique(column))[:6]}")
+
+
+for _check in (check_positive, check_epsilon, check_probability, check_delta, check_int, check_distribution, check_columns,
+               check_no_nan, check_in, check_nonempty, check_finite, check_array, check_unique_columns):
+    shared_doc(name=NAME_DOC)(_check)

@@ -49,6 +49,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._docs import shared_doc
 from ._validation import _fmt, check_epsilon
 
 if TYPE_CHECKING:
@@ -491,6 +492,7 @@ def advanced_composition(eps: float, *, k: int, delta_prime: float) -> float:
     Returns
     -------
     float
+        ``eps'``, the budget of the k-fold composition (with delta ``delta_prime``).
 
     Raises
     ------
@@ -535,7 +537,16 @@ def composed_epsilon(eps: float, *, k: int, delta_prime: float) -> float:
     return min(check_int(k, "k", minimum=1) * check_epsilon(eps),
                advanced_composition(eps, k=k, delta_prime=delta_prime))
 
+#: The result of the conversions to zero-concentrated DP.
+RHO_RETURNS_DOC = """
+Returns
+-------
+float
+    rho, the zCDP parameter.
+"""
 
+
+@shared_doc(rho_returns=RHO_RETURNS_DOC)
 def gaussian_rho(*, sensitivity: float, sigma2: float) -> float:
     """zCDP parameter rho of (discrete) Gaussian noise of variance parameter ``sigma2``.
 
@@ -550,10 +561,7 @@ def gaussian_rho(*, sensitivity: float, sigma2: float) -> float:
     sigma2 : float
         Variance parameter of the noise, > 0.
 
-    Returns
-    -------
-    float
-        rho.
+    {{rho_returns}}
 
     Examples
     --------
@@ -564,6 +572,7 @@ def gaussian_rho(*, sensitivity: float, sigma2: float) -> float:
     return sensitivity ** 2 / (2 * check_positive(float(sigma2), "sigma2"))
 
 
+@shared_doc(rho_returns=RHO_RETURNS_DOC)
 def pure_to_zcdp(eps: float) -> float:
     """rho of an eps-DP mechanism: ``eps**2 / 2`` (Bun & Steinke 2016, Proposition 1.4).
 
@@ -572,10 +581,7 @@ def pure_to_zcdp(eps: float) -> float:
     eps : float
         Budget of a pure eps-DP mechanism, > 0.
 
-    Returns
-    -------
-    float
-        rho.
+    {{rho_returns}}
 
     Examples
     --------

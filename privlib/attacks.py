@@ -28,6 +28,7 @@ import pandas as pd
 
 from numpy.typing import ArrayLike
 
+from ._docs import shared_doc
 from ._validation import check_columns, check_finite, check_in, check_nonempty
 from .partition import Decomposition, qi_codes
 
@@ -38,8 +39,24 @@ __all__ = ["Prediction", "naive_bayes", "leaf_majority", "kernel_conditionals", 
 #: (e.g. timestamps) are evaluated only at the attacked codes by :func:`naive_bayes`.
 _DENSE_CELLS = 5e7
 
+#: The release and records every example of the attacks on a release reads.
+TOY_ATTACK_DOC = """
+Examples
+--------
+>>> import pandas as pd
+>>> from privlib.partition import mondrian
+>>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+"""
+
+
+def _check_release(decomposition) -> None:
+    """TypeError unless ``decomposition`` is a privlib Decomposition (the release attacked)."""
+    if not isinstance(decomposition, Decomposition):
+        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+
 
 @dataclass(frozen=True)
+@shared_doc(toy_attack=TOY_ATTACK_DOC)
 class Prediction:
     """The attack's output: one prediction per attacked record.
 
@@ -55,11 +72,7 @@ class Prediction:
         All beliefs ``p_i`` (rows sum to 1).
     sa_values : tuple
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+    {{toy_attack}}
     >>> pred = naive_bayes(mondrian(df, ["x"], "s", k=4), df)
     >>> pred.accuracy, pred.beliefs.shape
     (0.75, (8, 2))
@@ -114,8 +127,7 @@ def kernel_conditionals(decomposition: Decomposition) -> tuple[np.ndarray, list[
     >>> prior.tolist(), cond[:, 0].tolist()
     ([0.5, 0.5], [0.5, 0.5, 0.0, 0.0])
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    _check_release(decomposition)
     S = decomposition.histograms.shape[1]
     for j, c in enumerate(decomposition.qi):
         W = int(decomposition.domain_upper[j]) - int(decomposition.domain_lower[j]) + 1
@@ -186,6 +198,7 @@ def _attacked_records(decomposition, df, sa):
     return sa, X
 
 
+@shared_doc(toy_attack=TOY_ATTACK_DOC)
 def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, *, qi: Sequence[str] | None = None,
                 sa: str | None = None, method: str = "auto") -> Prediction:
     """Attack every record of ``df`` with the kernel naive-Bayes classifier of the source.
@@ -222,16 +235,11 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, *, qi: Sequence[
         values outside the release's domain, a bad ``method``, or ``method="tables"`` on a QI
         too wide for a table.
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+    {{toy_attack}}
     >>> naive_bayes(mondrian(df, ["x"], "s", k=4), df).predicted.tolist()
     ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    _check_release(decomposition)
     if qi is not None:
         qi = check_columns(df, qi, "qi")
         if tuple(qi) != tuple(decomposition.qi):
@@ -272,6 +280,7 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, *, qi: Sequence[
     return _prediction(decomposition, df[sa], beliefs, best)
 
 
+@shared_doc(toy_attack=TOY_ATTACK_DOC)
 def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, *, sa: str | None = None) -> Prediction:
     """Attack every record with the most frequent SA value of its leaf (a second classifier).
 
@@ -302,16 +311,11 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, *, sa: str | N
         For a non-Decomposition, an empty ``df``, a missing ``sa`` column or QI values
         outside the release's domain.
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> df = pd.DataFrame({"x": range(8), "s": list("aaabbbba")})
+    {{toy_attack}}
     >>> leaf_majority(mondrian(df, ["x"], "s", k=4), df).predicted.tolist()
     ['a', 'a', 'a', 'a', 'b', 'b', 'b', 'b']
     """
-    if not isinstance(decomposition, Decomposition):
-        raise TypeError(f"decomposition: expected a privlib Decomposition, got {type(decomposition).__name__}")
+    _check_release(decomposition)
     sa, X = _attacked_records(decomposition, df, sa)
     H = np.clip(np.asarray(decomposition.histograms, dtype=float), 0.0, None)
     total = H.sum(axis=0)

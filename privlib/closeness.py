@@ -483,6 +483,7 @@ def emd(p: ArrayLike, q: ArrayLike, ground: ArrayLike, *, method: str = "network
     Returns
     -------
     float
+        The EMD of ``p`` to ``q`` under ``ground``.
 
     Raises
     ------

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._docs import shared_doc
 from ._validation import as_generator, check_int
 from .accounting import Ledger, LedgerEntry
 
@@ -33,6 +34,15 @@ __all__ = ["HierarchicalHistogram", "hierarchical_histogram"]
 
 #: Largest number of tree nodes :func:`hierarchical_histogram` builds.
 MAX_NODES = 50_000_000
+
+#: The counts a histogram release reads (also Privelet's, :func:`privlib.privelet.privelet`).
+COUNTS_DOC = """
+Parameters
+----------
+counts : array_like of int
+    The true counts of a one-dimensional public domain (a multi-dimensional histogram
+    flattened in a fixed public order), non-negative integers.
+"""
 
 
 @dataclass(frozen=True, eq=False)
@@ -84,15 +94,12 @@ def _check_counts(counts: ArrayLike) -> np.ndarray:
     return x
 
 
+@shared_doc(counts=COUNTS_DOC)
 def hierarchical_histogram(counts: ArrayLike, *, eps: float, branching: int = 2,
                            rng: int | np.random.Generator) -> HierarchicalHistogram:
     """Release a histogram through Hay et al.'s noisy tree and constrained inference (H_b-bar).
 
-    Parameters
-    ----------
-    counts : array_like of int
-        The true counts of a one-dimensional public domain (a multi-dimensional histogram
-        flattened in a fixed public order), non-negative integers.
+    {{counts}}
     eps : float
         The budget, > 0; every node count gets exact discrete Laplace noise of scale
         ``levels / eps``.

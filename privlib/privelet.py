@@ -40,9 +40,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
+from ._docs import shared_doc
 from ._validation import check_int
 from .accounting import Ledger, LedgerEntry
-from .hierarchical import _check_counts
+from .hierarchical import COUNTS_DOC, _check_counts
 
 __all__ = ["PriveletHistogram", "haar_coefficients", "haar_inverse", "privelet_histogram"]
 
@@ -156,6 +157,7 @@ def haar_inverse(coefficients: ArrayLike, *, size: int | None = None) -> np.ndar
     return totals[:size]
 
 
+@shared_doc(counts=COUNTS_DOC)
 def privelet_histogram(counts: ArrayLike, *, eps: float, rng: int | np.random.Generator) -> PriveletHistogram:
     """Release a histogram through Privelet with the Haar wavelet (Xiao, Wang & Gehrke 2010).
 
@@ -165,11 +167,7 @@ def privelet_histogram(counts: ArrayLike, *, eps: float, rng: int | np.random.Ge
     coefficients are inverted (:func:`haar_inverse`).  ``eps``-DP under adding or removing one
     record.
 
-    Parameters
-    ----------
-    counts : array_like of int
-        The true counts of a one-dimensional public domain (a multi-dimensional histogram
-        flattened in a fixed public order), non-negative integers.
+    {{counts}}
     eps : float
         The budget, finite and > 0.
     rng : int or numpy.random.Generator

@@ -430,3 +430,34 @@ def test_the_sources_tables_are_the_fixtures(table2, table4, table5, disease):
     t5 = source.table5().sort_index()
     assert t5["salary"].tolist() == table5["salary"].tolist() and t5["disease"].tolist() == table5["disease"].tolist()
     assert t5["zip"].tolist() == table5["zip"].tolist()
+
+
+@pytest.mark.parametrize("distance", ["equal", "ordered", "hierarchical"])
+def test_t_closeness_dense_and_sparse_read_one_formula(distance):
+    """TCloseness.distances and t_closeness_counts read the same formula (requirements._emd_rows):
+    dense and sparse counts give the same bits, and the closed forms match privlib.closeness."""
+    from privlib.closeness import ground_distance
+    from privlib.requirements import TCloseness
+    h = Hierarchy.from_dict({"*": {"A": ["a1", "a2", "a3"], "B": {"B1": ["b1", "b2"], "B2": ["b3"]}, "C": ["c1"]}})
+    hier = h if distance == "hierarchical" else None
+    req = TCloseness(0.3, distance=distance, hierarchy=hier)
+    for seed in range(5):
+        rng = np.random.default_rng(seed)
+        M = rng.integers(0, 4, size=(40, len(h.leaves))) * (rng.random((40, len(h.leaves))) < 0.4)
+        M[:, 0] += M.sum(axis=1) == 0                          # no empty class for t_closeness_counts
+        q = rng.random(M.shape[1])
+        q /= q.sum()
+        sizes = M.sum(axis=1)
+        dense = req.distances(sizes, M, q=q)
+        np.testing.assert_array_equal(req.distances(sizes, sparse.csr_matrix(M), q=q), dense)
+        np.testing.assert_array_equal(t_closeness_counts(M, q, distance=distance, hierarchy=hier), dense)
+        np.testing.assert_array_equal(t_closeness_counts(sparse.csr_matrix(M), q, distance=distance,
+                                                         hierarchy=hier), dense)
+        np.testing.assert_allclose(dense, ground_distance(distance, hierarchy=hier)(M / sizes[:, None], q),
+                                   rtol=0, atol=1e-14)
+        M[3] = 0                                                # an empty class: distance 0, dense and sparse
+        sizes = M.sum(axis=1)
+        for counts in (M, sparse.csr_matrix(M)):
+            got = req.distances(sizes, counts, q=q)
+            assert got[3] == 0.0
+            np.testing.assert_array_equal(np.delete(got, 3), np.delete(dense, 3))

@@ -6,8 +6,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import check_columns, check_no_nan, check_nonempty
 from ._encoding import _check_unique_used, _prepare
+from ._pieces import PREDICTORS_DOC, TRAIN_TEST_DOC
 from ._release import Release
 
 #: The C4.5-style learner of :func:`accuracy`: an entropy tree whose leaves must hold at
@@ -60,6 +62,7 @@ def _test_classes(test, target, classes):
     return y
 
 
+@shared_doc(train_test=TRAIN_TEST_DOC)
 def accuracy(release: Release, test: pd.DataFrame, *, tree_params: dict | None = None) -> float:
     """Classification accuracy CA of a C4.5-style tree built on the release (Section 5).
 
@@ -89,15 +92,7 @@ def accuracy(release: Release, test: pd.DataFrame, *, tree_params: dict | None =
         ``release`` not a Release, ``test`` not a non-empty DataFrame, a test class outside the
         release's class domain.
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
-    >>> tax = {"job": job, "age": (18, 65)}
-    >>> train = pd.DataFrame({"job": ["Eng", "Law", "Dan", "Wri"] * 5, "age": [30, 50, 25, 60] * 5,
-    ...                       "class": ["Y", "Y", "N", "N"] * 5})
-    >>> test = pd.DataFrame({"job": ["Law", "Dan"], "age": [40, 40], "class": ["Y", "N"]})
+    {{train_test}}
     >>> from privlib.diffgen import tds
     >>> accuracy(tds(train, ["job", "age"], "class", tax, k=5), test)
     1.0
@@ -112,6 +107,7 @@ def accuracy(release: Release, test: pd.DataFrame, *, tree_params: dict | None =
     return _release_accuracy(release, codes, y, tree_params)
 
 
+@shared_doc(predictors=PREDICTORS_DOC, train_test=TRAIN_TEST_DOC)
 def raw_data_accuracy(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], target: str,
                       taxonomies: Mapping, *, tree_params: dict | None = None) -> float:
     """BA, the baseline accuracy of Section 5: the learner of :func:`accuracy` on the raw data.
@@ -123,12 +119,7 @@ def raw_data_accuracy(train: pd.DataFrame, test: pd.DataFrame, predictors: Seque
     ----------
     train, test : pandas.DataFrame
         Raw training and test records.
-    predictors : list of str
-        Predictor attributes.
-    target : str
-        The class attribute.
-    taxonomies : dict
-        Every predictor -> :class:`~privlib.hierarchy.Hierarchy` or public domain ``(low, high)``.
+    {{predictors}}
     tree_params : dict, optional
         Overrides of :data:`TREE_PARAMS`.
 
@@ -142,15 +133,7 @@ def raw_data_accuracy(train: pd.DataFrame, test: pd.DataFrame, predictors: Seque
     TypeError, ValueError, privlib.hierarchy.HierarchyError
         A bad argument or a value outside its taxonomy (the message names it).
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
-    >>> tax = {"job": job, "age": (18, 65)}
-    >>> train = pd.DataFrame({"job": ["Eng", "Law", "Dan", "Wri"] * 5, "age": [30, 50, 25, 60] * 5,
-    ...                       "class": ["Y", "Y", "N", "N"] * 5})
-    >>> test = pd.DataFrame({"job": ["Law", "Dan"], "age": [40, 40], "class": ["Y", "N"]})
+    {{train_test}}
     >>> raw_data_accuracy(train, test, ["job", "age"], "class", tax)
     1.0
     """

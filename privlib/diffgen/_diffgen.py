@@ -8,10 +8,12 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._docs import shared_doc
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
 from ..mechanisms import _exponential_cdf, _exponential_draw, _exponential_scores, discrete_laplace
 from ._encoding import SPLIT_CACHE, _derive_classes, _interval_label, _prepare, _Prepared, _validate
+from ._pieces import TABLE_1A_DOC
 from ._release import Release, _build_release, _group_keys, _specialize
 from ._scores import _SCORES, _cat_child_counts, _num_scores, _num_split_table, _sensitivity
 
@@ -150,6 +152,7 @@ def _check_diffgen_args(eps, h, utility):
     return eps, h, utility
 
 
+@shared_doc(table_1a=TABLE_1A_DOC)
 def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *, eps: float,
             h: int, utility: str = "max", classes: Sequence | None = None,
             rng: int | np.random.Generator) -> Release:
@@ -235,14 +238,7 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     privlib.hierarchy.HierarchyError
         A value outside its taxonomy or public domain.
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
-    >>> df = pd.DataFrame({"job": ["Eng", "Law", "Eng", "Law", "Dan", "Wri", "Wri", "Dan"],
-    ...                    "age": [34, 50, 38, 33, 20, 37, 32, 25],
-    ...                    "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"]})   # Table 1.a
+    {{table_1a}}
     >>> rel = diffgen(df, ["job", "age"], "class", {"job": job, "age": (18, 65)},
     ...               eps=1.0, h=2, classes=("N", "Y"), rng=0)
     >>> len(rel.history), round(rel.eps_prime, 4), round(rel.eps_spent + rel.eps_unspent, 6)

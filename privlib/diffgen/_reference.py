@@ -7,10 +7,13 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from ..hierarchy import HierarchyError
 from ._encoding import _interval_label, _prepare
+from ._pieces import PREDICTORS_DOC, TABLE_1A_DOC
 
 
+@shared_doc(predictors=PREDICTORS_DOC, table_1a=TABLE_1A_DOC)
 def partition_tree(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
                    steps: Sequence[tuple]) -> pd.DataFrame:
     """The tree of partitions of Figure 2, built literally as Section 4.3 describes.
@@ -24,12 +27,7 @@ def partition_tree(df: pd.DataFrame, predictors: Sequence[str], target: str, tax
     ----------
     df : pandas.DataFrame
         The raw table.
-    predictors : list of str
-        Predictor attributes.
-    target : str
-        The class attribute.
-    taxonomies : dict
-        Every predictor -> :class:`~privlib.hierarchy.Hierarchy` or public domain ``(low, high)``.
+    {{predictors}}
     steps : list of (attribute, value) or (attribute, value, split)
         The specializations, in order (``value`` a taxonomy node, or the label of the interval
         to split at ``split``).
@@ -45,16 +43,9 @@ def partition_tree(df: pd.DataFrame, predictors: Sequence[str], target: str, tax
     ValueError, privlib.hierarchy.HierarchyError
         An unknown attribute or value, a leaf to specialize, a split outside the interval.
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any_Job": {"Professional": ["Engineer", "Lawyer"], "Artist": ["Dancer", "Writer"]}})
-    >>> df = pd.DataFrame({"job": ["Engineer", "Lawyer", "Engineer", "Lawyer", "Dancer", "Writer", "Writer", "Dancer"],
-    ...                    "age": [34, 50, 38, 33, 20, 37, 32, 25],
-    ...                    "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"]})   # Table 1.a
+    {{table_1a}}
     >>> t = partition_tree(df, ["job", "age"], "class", {"job": job, "age": (18, 65)},
-    ...                    steps=[("job", "Any_Job"), ("age", "[18-65)", 40)])   # Example 3
+    ...                    steps=[("job", "Any"), ("age", "[18-65)", 40)])   # Example 3
     >>> t["count"].tolist()
     [8, 4, 4, 3, 1, 4, 0]
     """

@@ -6,12 +6,15 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import check_int
 from ._encoding import _prepare, _Prepared, _sorted_index
+from ._pieces import PREDICTORS_DOC, TABLE_1A_DOC
 from ._release import Release, _build_release, _code_under_cut, _group_keys, _specialize
 from ._scores import _cat_child_counts, _num_split_table, infogain_score
 
 
+@shared_doc(predictors=PREDICTORS_DOC, table_1a=TABLE_1A_DOC)
 def tds(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *, k: int,
         qid: Sequence[str] | None = None) -> Release:
     """Top-down specialization for k-anonymity (Fung, Wang & Yu 2005), the baseline of Figure 4.
@@ -33,12 +36,7 @@ def tds(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Ma
     ----------
     df : pandas.DataFrame
         The raw table (no missing values).
-    predictors : list of str
-        Predictor attributes.
-    target : str
-        The class attribute.
-    taxonomies : dict
-        Every predictor -> :class:`~privlib.hierarchy.Hierarchy` or public domain ``(low, high)``.
+    {{predictors}}
     k : int
         The anonymity threshold, 1 <= k <= len(df).
     qid : list of str, optional
@@ -55,14 +53,7 @@ def tds(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Ma
     ValueError, TypeError
         A bad argument (the message names it: ``k``, ``qid``, ``predictors``, ...).
 
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
-    >>> df = pd.DataFrame({"job": ["Eng", "Law", "Eng", "Law", "Dan", "Wri", "Wri", "Dan"],
-    ...                    "age": [34, 50, 38, 33, 20, 37, 32, 25],
-    ...                    "class": ["Y", "N", "N", "Y", "Y", "N", "Y", "N"]})   # Table 1.a
+    {{table_1a}}
     >>> rel = tds(df, ["job", "age"], "class", {"job": job, "age": (18, 65)}, k=3)
     >>> [(s.attribute, s.split) for s in rel.history]
     [('age', 35.5)]

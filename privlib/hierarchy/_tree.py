@@ -9,9 +9,25 @@ import pandas as pd
 
 from . import _views
 from ._base import HierarchyError, Preorder
+from .._docs import shared_doc
 from ._build import find_cycle, parse_dict, parse_rows, read_csv_rows, what
 
 __all__ = ["Hierarchy"]
+
+#: The toy tree every example of :class:`Hierarchy` reads.
+TOY_TREE_DOC = """
+Examples
+--------
+>>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+"""
+#: The argument of a method that reads one node of the tree (``node`` or ``value``).
+NODE_DOC = """
+Parameters
+----------
+{name} : hashable
+    A node of the tree.
+"""
+_tree_doc = shared_doc(toy_tree=TOY_TREE_DOC, node=NODE_DOC.format(name="node"), value=NODE_DOC.format(name="value"))
 
 
 class Hierarchy:
@@ -211,122 +227,102 @@ class Hierarchy:
             self._height[n] = 0 if not ch else 1 + max(self._height[c] for c in ch)
 
     @property
+    @_tree_doc
     def nodes(self) -> tuple:
         """All nodes, breadth first from the root.
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.nodes
         ('*', 'A', 'B', 'a1', 'a2', 'b1')
         """
         return tuple(self._bfs(self.root))
 
+    @_tree_doc
     def children(self, node: Hashable) -> tuple:
         """The children of ``node``, in insertion order (empty for a leaf).
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         tuple
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.children("*"), h.children("a1")
         (('A', 'B'), ())
         """
         self._check_node(node)
         return tuple(self._children[node])
 
+    @_tree_doc
     def parent(self, node: Hashable) -> Hashable | None:
         """The parent of ``node`` (``None`` for the root).
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         hashable or None
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.parent("a1"), h.parent("*")
         ('A', None)
         """
         self._check_node(node)
         return self._parent.get(node)
 
+    @_tree_doc
     def node_height(self, node: Hashable) -> int:
         """Height of ``node``: 0 for a leaf, 1 + the largest child height otherwise.
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         int
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.node_height("*"), h.node_height("B"), h.node_height("b1")
         (2, 1, 0)
         """
         self._check_node(node)
         return self._height[node]
 
+    @_tree_doc
     def depth(self, node: Hashable) -> int:
         """Depth of ``node``: 0 for the root, 1 + its parent's depth otherwise.
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         int
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.depth("*"), h.depth("a1")
         (0, 2)
         """
         self._check_node(node)
         return self._depth[node]
 
+    @_tree_doc
     def is_leaf(self, node: Hashable) -> bool:
         """True when ``node`` has no children.
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         bool
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.is_leaf("a1"), h.is_leaf("A")
         (True, False)
         """
         self._check_node(node)
         return not self._children[node]
 
+    @_tree_doc
     def is_balanced(self) -> bool:
         """True when every leaf lies at depth ``height``.
 
@@ -334,29 +330,23 @@ class Hierarchy:
         -------
         bool
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.is_balanced()
         True
         """
         return all(self._depth[v] == self.height for v in self.leaves)
 
+    @_tree_doc
     def path(self, value: Hashable) -> list:
         """The path ``[value, parent, ..., root]``.
 
-        Parameters
-        ----------
-        value : hashable
-            A node of the tree.
+        {{value}}
 
         Returns
         -------
         list
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.path("a2")
         ['a2', 'A', '*']
         """
@@ -366,27 +356,24 @@ class Hierarchy:
             out.append(self._parent[out[-1]])
         return out
 
+    @_tree_doc
     def leaves_under(self, node: Hashable) -> tuple:
         """The leaves of the subtree rooted at ``node``, depth first.
 
-        Parameters
-        ----------
-        node : hashable
-            A node of the tree.
+        {{node}}
 
         Returns
         -------
         tuple
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.leaves_under("A"), h.leaves_under("b1")
         (('a1', 'a2'), ('b1',))
         """
         self._check_node(node)
         return tuple(self._dfs_leaves(node))
 
+    @_tree_doc
     def leaf_index(self, value: Hashable) -> int:
         """Position of the leaf ``value`` in ``leaves``.
 
@@ -399,9 +386,7 @@ class Hierarchy:
         -------
         int
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.leaf_index("b1")
         2
         """
@@ -415,6 +400,7 @@ class Hierarchy:
         if node != self.root and node not in self._parent:
             raise HierarchyError(f"value {node!r} of {self._label()} is not in its hierarchy")
 
+    @_tree_doc
     def check_values(self, values: Iterable) -> None:
         """Raise :class:`HierarchyError` naming the first values that are not leaves.
 
@@ -427,9 +413,7 @@ class Hierarchy:
         HierarchyError
             Naming up to five values that are not leaves, and the attribute.
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.check_values(["a1", "b1", "a1"])     # silent: every value is a leaf
         """
         uniq = pd.unique(pd.Series(list(values) if not isinstance(values, (pd.Series, np.ndarray)) else values))
@@ -441,6 +425,7 @@ class Hierarchy:
                 f"value(s) {shown}{more} of {self._label()} not in its hierarchy "
                 f"(which has {len(self.leaves)} leaves, e.g. {list(self.leaves[:3])})")
 
+    @_tree_doc
     def ancestor(self, value: Hashable, level: int) -> Hashable:
         """The generalization of ``value`` at ``level`` (0 = the value, ``height`` = root).
 
@@ -450,10 +435,7 @@ class Hierarchy:
         gives ``Never-married`` at level 1 and ``Not-married`` at level 2.  Two leaves under a
         node of height 2 are not merged at level 1.
 
-        Parameters
-        ----------
-        value : hashable
-            A node of the tree.
+        {{value}}
         level : int
             In ``[0, height]``.
 
@@ -461,9 +443,7 @@ class Hierarchy:
         -------
         hashable
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.ancestor("a1", 0), h.ancestor("a1", 1), h.ancestor("a1", 2)
         ('a1', 'A', '*')
         """
@@ -485,6 +465,7 @@ class Hierarchy:
             raise ValueError(f"level: expected an integer in [0, {self.height}], got {level}")
         return int(level)
 
+    @_tree_doc
     def generalization_map(self, level: int) -> dict:
         """Mapping leaf -> its ancestor at ``level`` (:meth:`ancestor`).
 
@@ -497,15 +478,14 @@ class Hierarchy:
         -------
         dict
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.generalization_map(1)
         {'a1': 'A', 'a2': 'A', 'b1': 'B'}
         """
         level = self._check_level(level)
         return {v: self.ancestor(v, level) for v in self.leaves}
 
+    @_tree_doc
     def generalize(self, values: Iterable, level: int) -> np.ndarray:
         """Generalize an array of leaf values to ``level`` (vectorised lookup).
 
@@ -525,9 +505,7 @@ class Hierarchy:
         HierarchyError
             Naming the value and attribute if any value is not a leaf.
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.generalize(["a1", "b1", "a2"], 1).tolist()
         ['A', 'B', 'A']
         """
@@ -537,6 +515,7 @@ class Hierarchy:
         mapping = self.generalization_map(level)
         return s.map(mapping).to_numpy()
 
+    @_tree_doc
     def lca(self, a: Hashable, b: Hashable) -> Hashable:
         """Lowest common ancestor of two nodes.
 
@@ -549,9 +528,7 @@ class Hierarchy:
         -------
         hashable
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.lca("a1", "a2"), h.lca("a1", "b1")
         ('A', '*')
         """
@@ -562,6 +539,7 @@ class Hierarchy:
                 return node
         return self.root  # pragma: no cover
 
+    @_tree_doc
     def distance(self, a: Hashable, b: Hashable) -> float:
         """Hierarchical ground distance ``level(lca(a, b)) / H`` (Li et al. 2007).
 
@@ -576,9 +554,7 @@ class Hierarchy:
         -------
         float
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.distance("a1", "a2"), h.distance("a1", "b1"), h.distance("a1", "a1")
         (0.5, 1.0, 0.0)
         """
@@ -586,6 +562,7 @@ class Hierarchy:
             return 0.0
         return self._height[self.lca(a, b)] / self.height
 
+    @_tree_doc
     def distance_matrix(self) -> np.ndarray:
         """Ground-distance matrix over ``leaves`` (for the general EMD, :func:`privlib.closeness.emd`).
 
@@ -593,14 +570,13 @@ class Hierarchy:
         -------
         ndarray of shape (leaves, leaves)
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.distance_matrix().tolist()
         [[0.0, 0.5, 1.0], [0.5, 0.0, 1.0], [1.0, 1.0, 0.0]]
         """
         return _views.distance_matrix(self)   # vectorised on the level codes: 10,000 leaves in about a second
 
+    @_tree_doc
     def preorder(self) -> Preorder:
         """The tree flattened to arrays in depth-first pre-order (cached).
 
@@ -611,9 +587,7 @@ class Hierarchy:
             node indices, each node's leaf range ``[lo, hi)`` in the depth-first leaf order
             ``leaves`` (the layout of DiffGen's taxonomy trees, Mohammed et al. 2011, Figure 1).
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> v = h.preorder()
         >>> v.nodes
         ('*', 'A', 'a1', 'a2', 'B', 'b1')
@@ -622,6 +596,7 @@ class Hierarchy:
         """
         return self._view("preorder", _views.preorder)
 
+    @_tree_doc
     def level_codes(self) -> tuple:
         """Per level ``0 .. height``: the generalized value of every leaf as an integer code (cached).
 
@@ -632,14 +607,13 @@ class Hierarchy:
             ``L`` of ``leaves[i]`` (:meth:`ancestor`) in order of first appearance
             (``pd.factorize``), and ``width`` is the number of distinct ancestors.
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> [(c.tolist(), w) for c, w in h.level_codes()]
         [([0, 1, 2], 3), ([0, 0, 1], 2), ([0, 0, 0], 1)]
         """
         return self._view("level_codes", _views.level_codes)
 
+    @_tree_doc
     def emd_matrices(self) -> tuple:
         """Sparse matrices of the hierarchical EMD's closed form (cached).
 
@@ -654,9 +628,7 @@ class Hierarchy:
             ``height(N) / H`` of each inner node ``N`` (slide "Hierarchical Distance" of
             Li, Li & Venkatasubramanian 2007).
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> A, C, w = h.emd_matrices()
         >>> A.shape, C.shape, w.tolist()
         ((3, 6), (6, 3), [1.0, 0.5, 0.5])
@@ -669,6 +641,7 @@ class Hierarchy:
             view = self._views[key] = build(self)
         return view
 
+    @_tree_doc
     def to_dict(self) -> dict:
         """Nested-dict form (inverse of :meth:`from_dict`).
 
@@ -676,9 +649,7 @@ class Hierarchy:
         -------
         dict
 
-        Examples
-        --------
-        >>> h = Hierarchy.from_dict({"*": {"A": ["a1", "a2"], "B": ["b1"]}})
+        {{toy_tree}}
         >>> h.to_dict()
         {'*': {'A': ['a1', 'a2'], 'B': ['b1']}}
         """

@@ -351,6 +351,7 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     sensitivity : float
         Sensitivity ``du`` of the utility function.
     rng : int or numpy.random.Generator
+        Required, keyword-only: an int seed, a Generator, or None (fresh entropy).
     base_measure : array_like, optional
         Non-negative weight of each candidate (e.g. an interval's length).
 
@@ -363,6 +364,8 @@ def exponential(utilities: ArrayLike, *, eps: float, sensitivity: float = 1.0, r
     ------
     ValueError
         As :func:`exponential_probabilities`.
+    TypeError
+        ``rng`` neither an int seed, None nor a Generator.
 
     Examples
     --------

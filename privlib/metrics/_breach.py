@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._docs import shared_doc
 from .._validation import check_columns
 
 
@@ -122,6 +123,29 @@ def privacy_breach(predicted: ArrayLike, actual: ArrayLike | None = None, /, *,
     return Breach(accuracy=acc, privacy=1.0 - acc, rho=rho, beta=acc / rho - 1.0)
 
 
+#: The points argument of :func:`best_breach` and :func:`best_error`.
+POINTS_DOC = """
+Parameters
+----------
+points : pandas.DataFrame
+    Columns ``by``, ``alpha`` and ``beta``, one row per point.
+"""
+#: Their ``by`` argument, their result and their examples' curves.
+BY_CURVES_DOC = """
+by : str, default "model"
+    The column naming the curve.
+
+Returns
+-------
+pandas.Series
+    One value per curve, in order of first appearance.
+
+Examples
+--------
+>>> import pandas as pd
+>>> pts = pd.DataFrame({"model": ["k", "k", "eps"], "alpha": [0.1, 0.3, 0.2], "beta": [0.5, 0.2, 0.1]})
+"""
+
 def _best(points: pd.DataFrame, value: str, bound: str, limit: float, by: str) -> pd.Series:
     """Per curve (``by``), the smallest ``value`` among its points with ``bound <= limit``;
     NaN for a curve with no such point; curves in order of first appearance."""
@@ -130,56 +154,30 @@ def _best(points: pd.DataFrame, value: str, bound: str, limit: float, by: str) -
     return out.reindex(pd.unique(points[by]))
 
 
+@shared_doc(points=POINTS_DOC, by_curves=BY_CURVES_DOC)
 def best_breach(points: pd.DataFrame, *, max_error: float, by: str = "model") -> pd.Series:
     """Per curve, the lowest breach increase ``beta`` among its points with ``alpha <= max_error``
     (NaN when the curve never gets that accurate) -- reading Figure 5 at a fixed utility.
 
-    Parameters
-    ----------
-    points : pandas.DataFrame
-        Columns ``by``, ``alpha`` and ``beta``, one row per point.
+    {{points}}
     max_error : float
         The utility required.
-    by : str, default "model"
-        The column naming the curve.
-
-    Returns
-    -------
-    pandas.Series
-        One value per curve, in order of first appearance.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> pts = pd.DataFrame({"model": ["k", "k", "eps"], "alpha": [0.1, 0.3, 0.2], "beta": [0.5, 0.2, 0.1]})
+    {{by_curves}}
     >>> best_breach(pts, max_error=0.2).tolist()
     [0.5, 0.1]
     """
     return _best(points, "beta", "alpha", max_error, by)
 
 
+@shared_doc(points=POINTS_DOC, by_curves=BY_CURVES_DOC)
 def best_error(points: pd.DataFrame, *, max_breach: float, by: str = "model") -> pd.Series:
     """Per curve, the lowest relative error ``alpha`` among its points with ``beta <= max_breach``
     (NaN when the curve never gives that much privacy) -- reading Figure 5 at a fixed privacy.
 
-    Parameters
-    ----------
-    points : pandas.DataFrame
-        Columns ``by``, ``alpha`` and ``beta``, one row per point.
+    {{points}}
     max_breach : float
         The privacy required.
-    by : str, default "model"
-        The column naming the curve.
-
-    Returns
-    -------
-    pandas.Series
-        One value per curve, in order of first appearance.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> pts = pd.DataFrame({"model": ["k", "k", "eps"], "alpha": [0.1, 0.3, 0.2], "beta": [0.5, 0.2, 0.1]})
+    {{by_curves}}
     >>> best_error(pts, max_breach=0.3).tolist()
     [0.3, 0.2]
     """

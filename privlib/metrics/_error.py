@@ -3,9 +3,28 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._docs import shared_doc
 from .._validation import check_in
 from ..partition import Decomposition
-from ._workload import Workload, _corner_sum
+from ._workload import Workload, _corner_sum, _corners
+
+#: The release every example of the error measures reads (eight records, two leaves).
+TOY_RELEASE_DOC = """
+Examples
+--------
+>>> import numpy as np, pandas as pd
+>>> from privlib.partition import mondrian
+>>> dec = mondrian(pd.DataFrame({"x": range(8), "s": list("aabbabab")}), ["x"], "s", k=4)
+"""
+#: The arguments of the error measures (the release answers the workload as :func:`estimate_answers`).
+ANSWERING_DOC = """
+Parameters
+----------
+decomposition : privlib.partition.Decomposition
+workload : Workload
+clip_negative, match_total : bool
+    The noisy-count post-processing (:func:`leaf_counts`; default: none).
+"""
 
 
 def _check_answering(decomposition, workload) -> None:
@@ -78,6 +97,7 @@ def leaf_counts(decomposition: Decomposition, *, clip_negative: bool = False, ma
     return counts
 
 
+@shared_doc(toy_release=TOY_RELEASE_DOC)
 def estimate_answers(decomposition: Decomposition, workload: Workload, *, method: str = "auto",
                      chunk_cells: int = 4_000_000, clip_negative: bool = False,
                      match_total: bool = False) -> np.ndarray:
@@ -121,11 +141,7 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, *, method
     ValueError
         For a bad ``method`` or a workload over other quasi-identifiers.
 
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> dec = mondrian(pd.DataFrame({"x": range(8), "s": list("aabbabab")}), ["x"], "s", k=4)
+    {{toy_release}}
     >>> wl = Workload(("x",), np.array([[0], [2]]), np.array([[5], [3]]), np.array([6, 2]), 8)
     >>> estimate_answers(dec, wl).round(6).tolist()
     [6.0, 2.0]
@@ -152,15 +168,8 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, *, method
         dens = counts / np.prod(decomposition.widths.astype(float), axis=1)
         G = np.zeros(tuple(W + 1))
         a, b = lo - dlo, hi - dlo + 1
-        for corner in range(1 << d):
-            idx, sign = [], 1.0
-            for j in range(d):
-                if corner >> j & 1:
-                    idx.append(b[:, j])
-                    sign = -sign
-                else:
-                    idx.append(a[:, j])
-            np.add.at(G, tuple(idx), sign * dens)
+        for idx, sign in _corners(a, b):          # the density added at each box's 2**d corners
+            np.add.at(G, idx, sign * dens)
         for ax in range(d):                       # density per cell
             np.cumsum(G, axis=ax, out=G)
         P = np.zeros(tuple(W + 1))
@@ -200,6 +209,7 @@ def _overlap_fractions(decomposition: Decomposition, workload: Workload, start: 
     return frac
 
 
+@shared_doc(toy_release=TOY_RELEASE_DOC)
 def overlap_fractions(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     """The share of each leaf's box that each query covers (the uniformity assumption, Section III).
 
@@ -223,11 +233,7 @@ def overlap_fractions(decomposition: Decomposition, workload: Workload) -> np.nd
     ValueError
         For a workload over other quasi-identifiers.
 
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> dec = mondrian(pd.DataFrame({"x": range(8), "s": list("aabbabab")}), ["x"], "s", k=4)
+    {{toy_release}}
     >>> wl = Workload(("x",), np.array([[2]]), np.array([[5]]), np.array([4]), 8)
     >>> overlap_fractions(dec, wl).tolist()
     [[0.5, 0.5]]
@@ -243,27 +249,21 @@ def _check_release(decomposition, workload):
                          f"decomposition's {list(decomposition.qi)}")
 
 
+
+
+@shared_doc(answering=ANSWERING_DOC, toy_release=TOY_RELEASE_DOC)
 def relative_errors(decomposition: Decomposition, workload: Workload, *, clip_negative: bool = False,
                     match_total: bool = False) -> np.ndarray:
     """``rel(q) = |q(A(D)) - q(D)| / q(D)`` for every query (Definition 2).
 
-    Parameters
-    ----------
-    decomposition : privlib.partition.Decomposition
-    workload : Workload
-    clip_negative, match_total : bool
-        The noisy-count post-processing (:func:`leaf_counts`; default: none).
+    {{answering}}
 
     Returns
     -------
     numpy.ndarray
         One relative error per query.
 
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> dec = mondrian(pd.DataFrame({"x": range(8), "s": list("aabbabab")}), ["x"], "s", k=4)
+    {{toy_release}}
     >>> wl = Workload(("x",), np.array([[0], [0]]), np.array([[1], [5]]), np.array([2, 6]), 8)
     >>> relative_errors(dec, wl).round(4).tolist()
     [0.0, 0.0]
@@ -272,26 +272,18 @@ def relative_errors(decomposition: Decomposition, workload: Workload, *, clip_ne
     return np.abs(est - workload.answers) / workload.answers
 
 
+@shared_doc(answering=ANSWERING_DOC, toy_release=TOY_RELEASE_DOC)
 def median_relative_error(decomposition: Decomposition, workload: Workload, *, clip_negative: bool = False,
                           match_total: bool = False) -> float:
     """``alpha(A(D))``: the median relative error over the workload (Definition 2).
 
-    Parameters
-    ----------
-    decomposition : privlib.partition.Decomposition
-    workload : Workload
-    clip_negative, match_total : bool
-        The noisy-count post-processing (:func:`leaf_counts`; default: none).
+    {{answering}}
 
     Returns
     -------
     float
 
-    Examples
-    --------
-    >>> import numpy as np, pandas as pd
-    >>> from privlib.partition import mondrian
-    >>> dec = mondrian(pd.DataFrame({"x": range(8), "s": list("aabbabab")}), ["x"], "s", k=4)
+    {{toy_release}}
     >>> wl = Workload(("x",), np.array([[0], [1], [3]]), np.array([[1], [4], [4]]), np.array([2, 4, 2]), 8)
     >>> median_relative_error(dec, wl)
     0.0

@@ -230,18 +230,26 @@ def range_workload(df: pd.DataFrame, qi: Sequence[str], *, n: int, rng: int | np
     return Workload(tuple(qi), L, U, A, len(df))
 
 
-def _corner_sum(P, a, b):
-    """Inclusion--exclusion over the 2**d corners of padded prefix sums ``P``: the sum of
-    the cells ``a <= x < b`` (per row of ``a``, ``b``)."""
-    d = a.shape[1]
-    out = np.zeros(a.shape[0], dtype=P.dtype)
+def _corners(base, flip):
+    """The 2**d corners of boxes (one per row of ``base`` and ``flip``, d columns), for
+    inclusion--exclusion: per corner, the index tuple (column ``j`` from ``flip`` where bit ``j``
+    of the corner is set, else from ``base``) and its sign ``(-1)**(bits set)``."""
+    d = base.shape[1]
     for corner in range(1 << d):
         idx, sign = [], 1
         for j in range(d):
             if corner >> j & 1:
-                idx.append(a[:, j])
+                idx.append(flip[:, j])
                 sign = -sign
             else:
-                idx.append(b[:, j])
-        out += sign * P[tuple(idx)]
+                idx.append(base[:, j])
+        yield tuple(idx), sign
+
+
+def _corner_sum(P, a, b):
+    """Inclusion--exclusion over the 2**d corners of padded prefix sums ``P``: the sum of
+    the cells ``a <= x < b`` (per row of ``a``, ``b``)."""
+    out = np.zeros(a.shape[0], dtype=P.dtype)
+    for idx, sign in _corners(b, a):
+        out += sign * P[idx]
     return out

@@ -32,13 +32,13 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import (check_columns, check_distribution, check_has_order, check_no_nan,
                           check_probability, check_unique_columns)
-from ..closeness import ground_distance
 from ..hierarchy import Hierarchy
 from ..requirements import LDiversity, TCloseness, check_l
 from ._check import CheckReport, check, check_counts
-from ._classes import _BLOCK_CELLS, _as_counts, _check_count, _qi_list, class_counts
+from ._classes import _as_counts, _check_count, _qi_list, class_counts
 
 if TYPE_CHECKING:
     from numpy.typing import ArrayLike
@@ -58,6 +58,23 @@ __all__ = [
     "t_closeness_counts",
     "sensitive_posterior",
 ]
+
+#: The table, its quasi-identifiers and sensitive attribute (the checks of a table).
+TABLE_ARGS_DOC = """
+Parameters
+----------
+df : DataFrame
+qi : list of str
+sa : str
+    The sensitive attribute.
+"""
+#: The result of the per-class checks on a count matrix.
+PER_CLASS_DOC = """
+Returns
+-------
+ndarray of float, shape (n_classes,)
+    One value per class (row of ``counts``).
+"""
 
 
 # ---------------------------------------------------------------------------- results
@@ -206,6 +223,7 @@ def _l_requirement(kind: str, c) -> LDiversity:
     return LDiversity(1, kind=kind, c=c)
 
 
+@shared_doc(per_class=PER_CLASS_DOC)
 def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | None = None) -> np.ndarray:
     """Per-class l-diversity value from a *classes x values* count matrix.
 
@@ -222,9 +240,7 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     c : float, required for ``kind="recursive"``
         The constant of recursive (c, l)-diversity, ``c > 0``.
 
-    Returns
-    -------
-    ndarray of float, shape (n_classes,)
+    {{per_class}}
 
     Raises
     ------
@@ -248,16 +264,12 @@ def l_diversity_counts(counts: ArrayLike, *, kind: str = "distinct", c: float | 
     return req.values(sizes, cm)
 
 
+@shared_doc(table_args=TABLE_ARGS_DOC)
 def l_diversity(df: pd.DataFrame, qi: Sequence[str], sa: str, *, kind: str = "distinct",
                 c: float | None = None) -> LDiversityReport:
     """l-diversity of a table (slide "l-diversity"; Machanavajjhala et al. 2007).
 
-    Parameters
-    ----------
-    df : DataFrame
-    qi : list of str
-    sa : str
-        The sensitive attribute.
+    {{table_args}}
     kind : {"distinct", "entropy", "recursive", "frequency"}
         The reading of l-diversity (see :class:`privlib.requirements.LDiversity`).
     c : float, required for ``kind="recursive"``
@@ -305,49 +317,7 @@ def _l_report(keys, counts, *, kind: str, c) -> LDiversityReport:
 
 
 # ---------------------------------------------------------------------------- t-closeness
-def _equal_sparse(cm, sizes, q):
-    """``1/2 sum_i |p_i - q_i|`` from the non-zeros only: ``1/2 (1 + sum_{p_i>0} |p_i - q_i| - q_i)``."""
-    rows = np.repeat(np.arange(cm.shape[0]), np.diff(cm.indptr))
-    p = cm.data / sizes[rows]
-    qi = q[cm.indices]
-    terms = np.bincount(rows, weights=np.abs(p - qi) - qi, minlength=cm.shape[0])
-    return np.clip(0.5 * (1.0 + terms), 0.0, None)
-
-
-def _ordered_sparse(cm, sizes, q):
-    """Ordered EMD ``1/(m-1) sum_{i<m-1} |F_P(i) - F_Q(i)|`` from the non-zeros only.
-
-    ``F_P`` is a step function: 0 before the first value of the class, then the class's
-    cumulative mass ``c`` on ``[s_j, s_{j+1})``.  On each step the sum of ``|c - F_Q(i)|``
-    is read off prefix sums of the non-decreasing ``F_Q`` split at ``searchsorted(F_Q, c)``.
-    Cost ``O(nnz log m)``; no dense ``classes x values`` block.
-    """
-    n, m = cm.shape
-    if m < 2:
-        return np.zeros(n)
-    cm = cm.sorted_indices() if not cm.has_sorted_indices else cm
-    FQ = np.cumsum(q)[:-1]                       # F_Q(i), i = 0 .. m-2
-    S = np.concatenate([[0.0], np.cumsum(FQ)])   # S[x] = sum_{i<x} F_Q(i)
-    counts_per_row = np.diff(cm.indptr)
-    rows = np.repeat(np.arange(n), counts_per_row)
-    a = cm.indices.astype(np.int64)
-    # cumulative mass of the class at each of its values
-    cum = np.cumsum(cm.data)
-    before = np.repeat(cum[cm.indptr[:-1]] - cm.data[cm.indptr[:-1]], counts_per_row)
-    c = (cum - before) / sizes[rows]
-    # end of each step: the next value of the same class, or m - 1 for the last one
-    b = np.empty_like(a)
-    b[:-1] = a[1:]
-    last = cm.indptr[1:] - 1
-    b[last] = m - 1
-    a_c, b_c = np.minimum(a, m - 1), np.maximum(np.minimum(b, m - 1), np.minimum(a, m - 1))
-    t = np.clip(np.searchsorted(FQ, c, side="left"), a_c, b_c)
-    step = c * (t - a_c) - (S[t] - S[a_c]) + (S[b_c] - S[t]) - c * (b_c - t)
-    first = S[np.minimum(a[cm.indptr[:-1]], m - 1)]          # steps before the first value: |0 - F_Q|
-    total = np.bincount(rows, weights=step, minlength=n) + first
-    return np.clip(total / (m - 1), 0.0, None)
-
-
+@shared_doc(per_class=PER_CLASS_DOC)
 def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equal", hierarchy: Hierarchy | None = None) -> np.ndarray:
     """EMD of every class (a row of ``counts``) to the distribution ``q``.
 
@@ -359,15 +329,14 @@ def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equa
     q : array, shape (n_values,)
         The reference distribution.
     distance : {"equal", "ordered", "hierarchical"}
-        The ground distance.  The equal and ordered distances are computed from the non-zero
-        counts only (sparse closed forms, equal to those of :mod:`privlib.closeness`); the
-        hierarchical one in blocks of rows with the dispatcher
+        The ground distance, read by :meth:`privlib.requirements.TCloseness.distances` (one
+        formula for dense and sparse counts): the equal and ordered distances are computed from
+        the non-zero counts only (sparse closed forms, equal to those of
+        :mod:`privlib.closeness`); the hierarchical one in blocks of rows with the dispatcher
         :func:`privlib.closeness.ground_distance`.
     hierarchy : Hierarchy, required for ``distance="hierarchical"``
 
-    Returns
-    -------
-    ndarray of float, shape (n_classes,)
+    {{per_class}}
 
     Raises
     ------
@@ -382,36 +351,20 @@ def t_closeness_counts(counts: ArrayLike, q: ArrayLike, *, distance: str = "equa
     >>> t_closeness_counts(counts, [0.4, 0.3, 0.3], distance="ordered").round(3).tolist()
     [0.325, 0.175]
     """
-    dist = TCloseness(1.0, distance=distance, hierarchy=hierarchy).distance   # validates distance, hierarchy
+    req = TCloseness(1.0, distance=distance, hierarchy=hierarchy)   # validates distance, hierarchy
     cm, sizes = _as_counts(counts)
     q = np.asarray(q, dtype=float)
     if q.ndim != 1 or q.shape[0] != cm.shape[1]:
         raise ValueError(f"q: expected a distribution over the {cm.shape[1]} values of counts, got shape {q.shape}")
-    q = check_distribution(q, "q")
-    if dist == "equal":
-        return _equal_sparse(cm, sizes, q)
-    if dist == "ordered":
-        return _ordered_sparse(cm, sizes, q)
-    emd = ground_distance(dist, hierarchy=hierarchy)
-    n, m = cm.shape
-    out = np.empty(n)
-    step = max(1, _BLOCK_CELLS // m)
-    for s in range(0, n, step):
-        P = cm[s:s + step].toarray() / sizes[s:s + step, None]
-        out[s:s + step] = np.atleast_1d(emd(P, q))
-    return out
+    return req.distances(sizes, cm, q=check_distribution(q, "q"))
 
 
+@shared_doc(table_args=TABLE_ARGS_DOC)
 def t_closeness(df: pd.DataFrame, qi: Sequence[str], sa: str, *, distance: str = "equal",
                 hierarchy: Hierarchy | None = None, q: Mapping | ArrayLike | None = None, sa_values: Sequence | None = None) -> TClosenessReport:
     """t-closeness of a table (slide "t-closeness definition").
 
-    Parameters
-    ----------
-    df : DataFrame
-    qi : list of str
-    sa : str
-        The sensitive attribute.
+    {{table_args}}
     distance : {"equal", "ordered", "hierarchical"}
         Ground distance of the EMD (slides "Equal Distance", "Numerical Distances",
         "Hierarchical Distance").  ``ordered`` uses the order of ``sa_values``: by default the

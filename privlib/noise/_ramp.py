@@ -7,7 +7,26 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import as_generator, check_int, check_positive
+
+
+#: The argument and the result of the density and the distribution function.
+POINTWISE_DOC = """
+Parameters
+----------
+x : float or array_like
+
+Returns
+-------
+float or numpy.ndarray
+    A float for a scalar ``x``.
+"""
+
+
+def _pointwise(out: np.ndarray) -> float | np.ndarray:
+    """A float for a scalar argument, else the array."""
+    return float(out) if out.ndim == 0 else out
 
 
 @dataclass(frozen=True)
@@ -62,55 +81,43 @@ class RampDistribution:
         """The two intervals ((2 - b, 2 - a), (a, b))."""
         return ((2 - self.b, 2 - self.a), (self.a, self.b))
 
+    def _at(self, x):
+        """``x`` as a float array, with the bounds ``a``, ``b`` and ``(b - a)^2`` of the slide formulas."""
+        return np.asarray(x, dtype=float), self.a, self.b, (self.b - self.a) ** 2
+
+    @shared_doc(x=POINTWISE_DOC)
     def pdf(self, x: float | np.ndarray) -> float | np.ndarray:
         """Density (slide formula).
 
-        Parameters
-        ----------
-        x : float or array_like
-
-        Returns
-        -------
-        float or numpy.ndarray
-            A float for a scalar ``x``.
+        {{x}}
 
         Examples
         --------
         >>> RampDistribution(1.05, 1.15).pdf([0.9, 1.0, 1.1]).round(6).tolist()
         [5.0, 0.0, 5.0]
         """
-        x = np.asarray(x, dtype=float)
-        a, b = self.a, self.b
-        d2 = (b - a) ** 2
+        x, a, b, d2 = self._at(x)
         up = (x >= a) & (x <= b)
         lo = (x >= 2 - b) & (x <= 2 - a)
         out = np.where(up, (b - x) / d2, np.where(lo, (b + x - 2) / d2, 0.0))
-        return float(out) if out.ndim == 0 else out
+        return _pointwise(out)
 
+    @shared_doc(x=POINTWISE_DOC)
     def cdf(self, x: float | np.ndarray) -> float | np.ndarray:
         """Distribution function (slide formula); 0.5 on the gap (2 - a, a).
 
-        Parameters
-        ----------
-        x : float or array_like
-
-        Returns
-        -------
-        float or numpy.ndarray
-            A float for a scalar ``x``.
+        {{x}}
 
         Examples
         --------
         >>> RampDistribution(1.05, 1.15).cdf([0.85, 1.0, 1.15]).round(6).tolist()
         [0.0, 0.5, 1.0]
         """
-        x = np.asarray(x, dtype=float)
-        a, b = self.a, self.b
-        d2 = (b - a) ** 2
+        x, a, b, d2 = self._at(x)
         lo = np.clip(x, 2 - b, 2 - a)
         up = np.clip(x, a, b)
         F = np.where(x < a, (lo + b - 2) ** 2 / (2 * d2), 0.5 + (d2 - (b - up) ** 2) / (2 * d2))
-        return float(F) if F.ndim == 0 else F
+        return _pointwise(F)
 
     def ppf(self, u: float | np.ndarray) -> float | np.ndarray:
         """Quantile function (inverse of :meth:`cdf`).
@@ -140,7 +147,7 @@ class RampDistribution:
             raise ValueError("u: expected probabilities in [0, 1]")
         a, b = self.a, self.b
         out = np.where(u < 0.5, 2 - b + (b - a) * np.sqrt(2 * u), b - (b - a) * np.sqrt(2 * (1 - u)))
-        return float(out) if out.ndim == 0 else out
+        return _pointwise(out)
 
     def rvs(self, size: int | tuple[int, ...] | None = None, /, *,
             rng: int | np.random.Generator) -> float | np.ndarray:

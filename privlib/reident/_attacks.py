@@ -19,7 +19,7 @@ from .._validation import (
 from ._codes import _pair_keys
 from ._folds import _fold_tests, _folds, _shuffle_within
 from ._information import _pairs
-from ._records import OBS_MODEL_DOC, Model, Records, _records
+from ._records import LEVELS_CV_DOC, OBS_MODEL_DOC, Model, Records, _records
 
 
 def _check_levels(levels: object, name: str, maximum: int | None) -> np.ndarray:
@@ -35,7 +35,16 @@ def _ranks(better: np.ndarray, ties: np.ndarray, gen: np.random.Generator) -> np
     return 1 + better + np.floor(gen.random(len(ties)) * (ties + 1)).astype(np.int64)
 
 
-@shared_doc(obs_model=OBS_MODEL_DOC)
+#: The Returns section of the success rates of re-identification.
+SUCCESS_RETURNS_DOC = """
+Returns
+-------
+DataFrame
+    Columns ``level``, ``success`` and ``random`` (``l / n_u``, a blind guess).
+"""
+
+
+@shared_doc(obs_model=OBS_MODEL_DOC, levels_cv=LEVELS_CV_DOC, success_returns=SUCCESS_RETURNS_DOC)
 def success_rate(obs: pd.DataFrame | Records, *, model: Model | None = None, leakages: int,
                  levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator, folds: int = 10,
                  user: Hashable = "user", characteristics: Sequence[Hashable] | None = None,
@@ -67,20 +76,12 @@ def success_rate(obs: pd.DataFrame | Records, *, model: Model | None = None, lea
     {{obs_model}}
     leakages : int
         ``M_o``, the leakages per attack (at most the smallest held-out fold).
-    levels : int or sequence of int
-        The levels ``l >= 1`` to report.
-    rng : int or numpy.random.Generator
-        Seed or generator (required).
-    folds : int, default 10
-        ``K``, the number of cross-validation folds.
+    {{levels_cv}}
     user, characteristics, n_obs : as in :func:`encode_records` (tables only).
     chunk : int, default 512
         Attacks scored at a time when ``M_o > 1``.
 
-    Returns
-    -------
-    DataFrame
-        Columns ``level``, ``success`` and ``random`` (``l / n_u``, a blind guess).
+    {{success_returns}}
 
     Raises
     ------
@@ -154,6 +155,7 @@ def success_rate(obs: pd.DataFrame | Records, *, model: Model | None = None, lea
 _DENSE_CELLS = 50_000_000
 
 
+@shared_doc(success_returns=SUCCESS_RETURNS_DOC)
 def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
                        levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator,
                        chunk: int = 512, smoothing: float = 0.0) -> pd.DataFrame:
@@ -194,10 +196,7 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
         ranked by the product alone.  0 (the default) is the rule above.  Needs the dense
         users x bins model (``n_u * S <= 5e7``).
 
-    Returns
-    -------
-    DataFrame
-        Columns ``level``, ``success`` and ``random`` (``l / n_u``, a blind guess).
+    {{success_returns}}
 
     Raises
     ------

@@ -9,6 +9,7 @@ from typing import Hashable
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import (
     _fmt,
     check_columns,
@@ -26,6 +27,23 @@ obs : DataFrame or Records
     The long table, or :class:`Records` from :func:`encode_records`.
 model : Model, optional
     :func:`first_order` or :func:`exhaustive` (required for a table, ignored for Records).
+"""
+
+#: The Raises section of the functions that encode a table as :func:`encode_records` does.
+RAISES_AS_ENCODE_DOC = """
+Raises
+------
+ValueError, TypeError
+    As :func:`encode_records`.
+"""
+#: The levels and the cross-validation of the level-l success rates (attacks and utility).
+LEVELS_CV_DOC = """
+levels : int or sequence of int
+    The levels ``l >= 1`` to report.
+rng : int or numpy.random.Generator
+    Seed or generator (required).
+folds : int, default 10
+    ``K``, the number of cross-validation folds.
 """
 
 #: Name of the first-order model (one histogram per characteristic, Section II-B).
@@ -594,6 +612,7 @@ def _records(obs: pd.DataFrame | Records, model: Model | None, user: Hashable, c
     return rec
 
 
+@shared_doc(raises_as_encode=RAISES_AS_ENCODE_DOC)
 def observation_counts(obs: pd.DataFrame, *, model: Model, user: Hashable = "user",
                        characteristics: Sequence[Hashable] | None = None) -> pd.Series:
     """Number of records of ``model`` per user (``N_o^i``), indexed by user.
@@ -615,10 +634,7 @@ def observation_counts(obs: pd.DataFrame, *, model: Model, user: Hashable = "use
     Series
         ``n_obs`` per user, indexed by user (sorted).
 
-    Raises
-    ------
-    ValueError, TypeError
-        As :func:`encode_records`.
+    {{raises_as_encode}}
 
     Examples
     --------

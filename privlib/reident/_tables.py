@@ -23,7 +23,26 @@ from ._records import (
     first_order,
 )
 
+#: The PI's folds and their generator, in both tables of the source.
+FOLDS_RNG_DOC = """
+folds : int
+    ``K`` of the PI.
+rng : int or numpy.random.Generator
+    Seed or generator of the fold draws (required).
+"""
+#: The PI's outlier rules and the result: one per rule.
+OUTLIERS_DOC = """
+outliers : {"drop", "floor"} or tuple of them, default "drop"
+    The PI's outlier rule(s).
 
+Returns
+-------
+DataFrame or dict of str to DataFrame
+    The result (one rule) or ``{rule: result}`` (a tuple of rules).
+"""
+
+
+@shared_doc(folds_rng=FOLDS_RNG_DOC, outliers=OUTLIERS_DOC)
 def information_table(observations: Mapping[str, pd.DataFrame | Mapping[str, Records]], *,
                       n_obs: tuple[int, int], folds: int, rng: int | np.random.Generator, user: Hashable = "user",
                       outliers: str | tuple[str, ...] = "drop") -> pd.DataFrame | dict[str, pd.DataFrame]:
@@ -47,19 +66,10 @@ def information_table(observations: Mapping[str, pd.DataFrame | Mapping[str, Rec
         "exhaustive": Records}}``.
     n_obs : (int, int)
         The two database sizes ``(a, b)``.
-    folds : int
-        ``K`` of the PI.
-    rng : int or numpy.random.Generator
-        Seed or generator of the fold draws (required).
+    {{folds_rng}}
     user : hashable, default "user"
         The user column of the tables.
-    outliers : {"drop", "floor"} or tuple of them, default "drop"
-        The PI's outlier rule(s).
-
-    Returns
-    -------
-    DataFrame or dict of str to DataFrame
-        The table (one rule) or ``{rule: table}`` (a tuple of rules).
+    {{outliers}}
 
     Raises
     ------
@@ -120,7 +130,7 @@ def information_table(observations: Mapping[str, pd.DataFrame | Mapping[str, Rec
     return out[outliers] if isinstance(outliers, str) else out
 
 
-@shared_doc(obs_model=OBS_MODEL_DOC)
+@shared_doc(obs_model=OBS_MODEL_DOC, folds_rng=FOLDS_RNG_DOC, outliers=OUTLIERS_DOC)
 def information_curve(obs: pd.DataFrame | Records, *, model: Model | None = None,
                       n_obs_grid: int | Sequence[int], folds: int, rng: int | np.random.Generator,
                       user: Hashable = "user", quantiles: float | Sequence[float] = (0.1, 0.9),
@@ -139,21 +149,12 @@ def information_curve(obs: pd.DataFrame | Records, *, model: Model | None = None
     {{obs_model}}
     n_obs_grid : int or sequence of int
         The database sizes ``N_o``.
-    folds : int
-        ``K`` of the PI.
-    rng : int or numpy.random.Generator
-        Seed or generator of the fold draws (required).
+    {{folds_rng}}
     user : hashable, default "user"
         The user column of a table.
     quantiles : float or sequence of float, default (0.1, 0.9)
         The per-user quantiles reported.
-    outliers : {"drop", "floor"} or tuple of them, default "drop"
-        The PI's outlier rule(s).
-
-    Returns
-    -------
-    DataFrame or dict of str to DataFrame
-        The curve (one rule) or ``{rule: curve}`` (a tuple of rules).
+    {{outliers}}
 
     Raises
     ------

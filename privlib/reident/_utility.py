@@ -12,10 +12,10 @@ from .._validation import as_generator, check_int
 from ._attacks import _check_levels, _count_within, _ranks
 from ._codes import _compact, _itype, _pair_keys
 from ._folds import _fold_tests, _folds, _protected_folds
-from ._records import OBS_MODEL_DOC, Model, Records, _records
+from ._records import LEVELS_CV_DOC, OBS_MODEL_DOC, RAISES_AS_ENCODE_DOC, Model, Records, _records
 
 
-@shared_doc(obs_model=OBS_MODEL_DOC)
+@shared_doc(obs_model=OBS_MODEL_DOC, levels_cv=LEVELS_CV_DOC)
 def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = None,
                         levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator, folds: int = 10,
                         user: Hashable = "user", characteristics: Sequence[Hashable] | None = None,
@@ -36,12 +36,7 @@ def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = No
     Parameters
     ----------
     {{obs_model}}
-    levels : int or sequence of int
-        The levels ``l >= 1`` to report.
-    rng : int or numpy.random.Generator
-        Seed or generator (required).
-    folds : int, default 10
-        ``K``, the number of cross-validation folds.
+    {{levels_cv}}
     user, characteristics, n_obs, require_equal, protect : as in :func:`perceived_information`.
 
     Returns
@@ -115,7 +110,7 @@ def _category_pairs(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return cid, cu, np.bincount(cid, minlength=n_pairs)
 
 
-@shared_doc(obs_model=OBS_MODEL_DOC)
+@shared_doc(obs_model=OBS_MODEL_DOC, raises_as_encode=RAISES_AS_ENCODE_DOC)
 def category_density(obs: pd.DataFrame | Records, *, model: Model | None = None, user: Hashable = "user",
                      characteristics: Sequence[Hashable] | None = None, n_obs: int | None = None) -> np.ndarray:
     """Share of observations in each category, sorted in decreasing order (Figure 5).
@@ -133,10 +128,7 @@ def category_density(obs: pd.DataFrame | Records, *, model: Model | None = None,
     numpy.ndarray
         The shares, in decreasing order (they sum to 1).
 
-    Raises
-    ------
-    ValueError, TypeError
-        As :func:`encode_records`.
+    {{raises_as_encode}}
 
     Examples
     --------

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._docs import shared_doc
 from .._validation import _fmt, check_array, check_columns, check_int, check_no_nan, check_nonempty, \
     check_unique_columns
 from ..accounting import Ledger
@@ -18,15 +19,46 @@ from ._tree import build_tree
 _INT_LIMIT = 2 ** 62
 
 
+#: The names, sensitive values and domain every conversion takes.
+NAMES_DOMAIN_DOC = """
+qi : sequence of str
+    The quasi-identifiers.
+sa : hashable
+    The sensitive attribute's name.
+sa_values : sequence
+    The public sensitive values, in the order of the histogram (count) columns.
+domain_lower, domain_upper : array_like (d,)
+    The root box (public), inclusive.
+"""
+
+#: The last argument and the result of every conversion.
+PARAMS_RETURNS_DOC = """
+params : dict, optional
+    How the release was built; ``{"conversion": NAME}`` is added, ``NAME`` the conversion's
+    name (``"from_boxes"``, ...).
+
+Returns
+-------
+privlib.partition.Decomposition
+"""
+
+
 # ----------------------------------------------------------------------------- validation
+def _distinct_sequence(values, name: str, kind: str, one: str, distinct: str, show) -> tuple:
+    """``values`` as a tuple: a sequence (not a string) of at least one ``one``, no duplicate
+    (the message shows ``show(values)`` after ``distinct``)."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise TypeError(f"{name}: expected a sequence of {kind}, got {type(values).__name__} {_fmt(values)}")
+    values = tuple(values)
+    if not values:
+        raise ValueError(f"{name}: expected at least one {one}, got none")
+    if len(set(values)) != len(values):
+        raise ValueError(f"{name}: expected distinct {distinct} {show(values)}")
+    return values
+
+
 def _check_names(qi, sa) -> tuple:
-    if isinstance(qi, (str, bytes)) or not isinstance(qi, Sequence):
-        raise TypeError(f"qi: expected a sequence of column names, got {type(qi).__name__} {_fmt(qi)}")
-    qi = tuple(qi)
-    if not qi:
-        raise ValueError("qi: expected at least one quasi-identifier, got none")
-    if len(set(qi)) != len(qi):
-        raise ValueError(f"qi: expected distinct quasi-identifiers, got {list(qi)}")
+    qi = _distinct_sequence(qi, "qi", "column names", "quasi-identifier", "quasi-identifiers, got", list)
     if not isinstance(sa, Hashable) or isinstance(sa, (list, tuple)):
         raise TypeError(f"sa: expected one column name, got {type(sa).__name__} {_fmt(sa)}")
     if sa in qi:
@@ -35,15 +67,8 @@ def _check_names(qi, sa) -> tuple:
 
 
 def _check_sa_values(sa_values) -> tuple:
-    if isinstance(sa_values, (str, bytes)) or not isinstance(sa_values, Sequence):
-        raise TypeError(f"sa_values: expected a sequence of sensitive values, got {type(sa_values).__name__} "
-                        f"{_fmt(sa_values)}")
-    values = tuple(sa_values)
-    if not values:
-        raise ValueError("sa_values: expected at least one sensitive value, got none")
-    if len(set(values)) != len(values):
-        raise ValueError(f"sa_values: expected distinct values, got duplicates in {_fmt(list(values))}")
-    return values
+    return _distinct_sequence(sa_values, "sa_values", "sensitive values", "sensitive value",
+                              "values, got duplicates in", lambda v: _fmt(list(v)))
 
 
 def _codes(values, name: str, ndim: int) -> np.ndarray:
@@ -120,6 +145,7 @@ def _release(lower, upper, hist, *, qi, sa, sa_values, dlo, dhi, ledger, params,
 
 
 # ----------------------------------------------------------------------------- conversions
+@shared_doc(names_domain=NAMES_DOMAIN_DOC, params_returns=PARAMS_RETURNS_DOC)
 def from_boxes(lower: ArrayLike, upper: ArrayLike, histograms: ArrayLike, *, qi: Sequence[str], sa: Hashable,
                sa_values: Sequence, domain_lower: ArrayLike, domain_upper: ArrayLike,
                ledger: Ledger | None = None, params: Mapping | None = None) -> Decomposition:
@@ -140,25 +166,13 @@ def from_boxes(lower: ArrayLike, upper: ArrayLike, histograms: ArrayLike, *, qi:
         Inclusive integer bounds of the boxes, columns in the order of ``qi``.
     histograms : array_like (boxes x len(sa_values))
         Counts per box and sensitive value (finite; negative noisy counts allowed).
-    qi : sequence of str
-        The quasi-identifiers.
-    sa : hashable
-        The sensitive attribute's name.
-    sa_values : sequence
-        The sensitive values, in the order of the histogram columns.
-    domain_lower, domain_upper : array_like (d,)
-        The root box (public), inclusive.
+    {{names_domain}}
     ledger : privlib.accounting.Ledger, optional
         The privacy spend of the release (default: empty).  Kept as given: its ``total()``
         holds, but ``"path"`` entries name the node ids of the tree that made the release, not
         of the rebuilt one (so :meth:`~privlib.partition.Decomposition.path_spend` of the
         result is not meaningful).
-    params : dict, optional
-        How the release was built; ``{"conversion": "from_boxes"}`` is added.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{params_returns}}
 
     Raises
     ------
@@ -200,6 +214,7 @@ def from_boxes(lower: ArrayLike, upper: ArrayLike, histograms: ArrayLike, *, qi:
                     params=params, fill=False, name="lower, upper")
 
 
+@shared_doc(names_domain=NAMES_DOMAIN_DOC, params_returns=PARAMS_RETURNS_DOC)
 def from_histogram(cells: ArrayLike, counts: ArrayLike, *, qi: Sequence[str], sa: Hashable, sa_values: Sequence,
                    domain_lower: ArrayLike, domain_upper: ArrayLike, ledger: Ledger | None = None,
                    params: Mapping | None = None) -> Decomposition:
@@ -217,22 +232,10 @@ def from_histogram(cells: ArrayLike, counts: ArrayLike, *, qi: Sequence[str], sa
         Distinct integer codes of the cells, columns in the order of ``qi``.
     counts : array_like (cells x len(sa_values))
         Count per cell and sensitive value (finite; negative noisy counts allowed).
-    qi : sequence of str
-        The quasi-identifiers.
-    sa : hashable
-        The sensitive attribute's name.
-    sa_values : sequence
-        The sensitive values, in the order of the count columns.
-    domain_lower, domain_upper : array_like (d,)
-        The root box (public), inclusive.
+    {{names_domain}}
     ledger : privlib.accounting.Ledger, optional
         The privacy spend of the histogram (default: empty).
-    params : dict, optional
-        How it was built; ``{"conversion": "from_histogram"}`` is added.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{params_returns}}
 
     Raises
     ------
@@ -284,6 +287,7 @@ def _check_frame(df) -> None:
     check_nonempty(df, "df")
 
 
+@shared_doc(names_domain=NAMES_DOMAIN_DOC, params_returns=PARAMS_RETURNS_DOC)
 def from_microdata(df: pd.DataFrame, *, qi: Sequence[str], sa: Hashable, sa_values: Sequence,
                    domain_lower: ArrayLike, domain_upper: ArrayLike, ledger: Ledger | None = None,
                    params: Mapping | None = None) -> Decomposition:
@@ -298,22 +302,10 @@ def from_microdata(df: pd.DataFrame, *, qi: Sequence[str], sa: Hashable, sa_valu
     ----------
     df : pandas.DataFrame
         The released records, QIs as ordered integer codes (:func:`privlib.partition.qi_codes`).
-    qi : sequence of str
-        The quasi-identifiers.
-    sa : hashable
-        The sensitive column.
-    sa_values : sequence
-        The public sensitive values (histogram columns).
-    domain_lower, domain_upper : array_like (d,)
-        The root box (public), inclusive.
+    {{names_domain}}
     ledger : privlib.accounting.Ledger, optional
         The privacy spend of the synthesizer (default: empty).
-    params : dict, optional
-        How the data were made; ``{"conversion": "from_microdata"}`` is added.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{params_returns}}
 
     Raises
     ------

@@ -6,9 +6,10 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from ..hierarchy import Hierarchy
 from ..partition import Decomposition
-from ._table import _check_qi, _classes
+from ._table import RECORDS_RELEASE_DOC, _check_qi, _classes
 
 
 def _lca_sizes(h: Hierarchy, pos_lo: np.ndarray, pos_hi: np.ndarray) -> np.ndarray:
@@ -29,6 +30,7 @@ def _lca_sizes(h: Hierarchy, pos_lo: np.ndarray, pos_hi: np.ndarray) -> np.ndarr
     return np.where(inside, size[None, :], np.iinfo(np.int64).max).min(axis=1)
 
 
+@shared_doc(records_release=RECORDS_RELEASE_DOC)
 def ncp_xu(df: pd.DataFrame, decomposition: Decomposition, *, hierarchies: Mapping[str, Hierarchy],
            orders: Mapping[str, Sequence], qi: Sequence[str] | None = None) -> tuple[float, dict]:
     """Normalized certainty penalty as Xu et al. define it, per record and attribute (tight ranges).
@@ -47,12 +49,7 @@ def ncp_xu(df: pd.DataFrame, decomposition: Decomposition, *, hierarchies: Mappi
     the class's smallest and largest code; the least common ancestor covers at least those
     codes, so this NCP is at least the GCP variant on tight ranges.
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The original records (QIs as integer codes inside the release's domain).
-    decomposition : privlib.partition.Decomposition
-        The release.
+    {{records_release}}
     hierarchies : mapping
         ``{qi: Hierarchy}`` for the categorical QIs (the others are numerical).
     orders : mapping

@@ -8,10 +8,21 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import check_in, check_int, check_nonempty, check_unique_columns
 from ..partition import Decomposition, qi_codes
 
 RANGES = ("tight", "box")
+
+#: The arguments of the information-loss measures: the original records and the release.
+RECORDS_RELEASE_DOC = """
+Parameters
+----------
+df : pandas.DataFrame
+    The original records (QIs as integer codes inside the release's domain).
+decomposition : privlib.partition.Decomposition
+    The release.
+"""
 
 
 def _check_qi(decomposition, qi, name="qi") -> tuple:
@@ -205,6 +216,7 @@ def _check_options(decomposition, qi, ranges, categorical, k):
     return qi, categorical, k
 
 
+@shared_doc(records_release=RECORDS_RELEASE_DOC)
 def information_loss(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequence[str] | None = None,
                      k: int | None = None, ranges: str = "tight", categorical: Sequence[str] = ()) -> InformationLoss:
     """NCP (GCP), discernibility and normalized average class size of a release, as ARX reports them.
@@ -232,12 +244,7 @@ def information_loss(df: pd.DataFrame, decomposition: Decomposition, *, qi: Sequ
       Ramakrishnan, *Mondrian multidimensional k-anonymity*, ICDE 2006, Section 5):
       ``(n / |classes|) / k`` (1 is best).
 
-    Parameters
-    ----------
-    df : pandas.DataFrame
-        The original records (QIs as integer codes inside the release's domain).
-    decomposition : privlib.partition.Decomposition
-        The release.
+    {{records_release}}
     qi : sequence of str, optional
         The attributes of the NCP (default: all of the release's QIs).
     k : int, optional

@@ -96,17 +96,17 @@ def check_l(l: float) -> float:
 
 
 def _nonzeros(M):
-    """``(indptr, rows, values)`` of the non-zero cells of a dense array or a scipy.sparse matrix,
-    in row order (``indptr`` as a CSR matrix's)."""
+    """``(indptr, rows, cols, values)`` of the non-zero cells of a dense array or a scipy.sparse
+    matrix, in row order and, within a row, in column order (``indptr`` as a CSR matrix's)."""
     if hasattr(M, "tocsr"):
         M = M.tocsr()
         if not M.has_sorted_indices:
             M = M.sorted_indices()
         rows = np.repeat(np.arange(M.shape[0]), np.diff(M.indptr))
-        return M.indptr, rows, np.asarray(M.data, dtype=float)
+        return M.indptr, rows, M.indices, np.asarray(M.data, dtype=float)
     rows, cols = np.nonzero(M)
     indptr = np.concatenate([[0], np.cumsum(np.bincount(rows, minlength=M.shape[0]))])
-    return indptr, rows, np.asarray(M[rows, cols], dtype=float)
+    return indptr, rows, cols, np.asarray(M[rows, cols], dtype=float)
 
 
 def _row_sums(indptr: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -138,7 +138,7 @@ def _l_statistic(kind: str, M, sizes: np.ndarray, c: float | None) -> np.ndarray
     ``l`` of recursive (c, l)-diversity.
     """
     n = M.shape[0]
-    indptr, rows, v = _nonzeros(M)
+    indptr, rows, _, v = _nonzeros(M)
     if kind == "distinct":
         return _row_sums(indptr, (v > 0).astype(float))
     if kind == "frequency":
@@ -156,6 +156,76 @@ def _l_statistic(kind: str, M, sizes: np.ndarray, c: float | None) -> np.ndarray
         block = M[s:s + step]
         block = block.toarray() if hasattr(block, "toarray") else np.asarray(block, dtype=float)
         out[s:s + step] = _recursive_l(-np.sort(-block, axis=1), c)
+    return out
+
+
+def _emd_equal(indptr, rows, cols, v, sizes, q):
+    """``1/2 sum_i |p_i - q_i|`` from the non-zeros only: ``1/2 (1 + sum_{p_i>0} |p_i - q_i| - q_i)``."""
+    p = v / sizes[rows]
+    qi = q[cols]
+    terms = np.bincount(rows, weights=np.abs(p - qi) - qi, minlength=len(indptr) - 1)
+    return np.clip(0.5 * (1.0 + terms), 0.0, None)
+
+
+def _emd_ordered(indptr, rows, cols, v, sizes, q):
+    """Ordered EMD ``1/(m-1) sum_{i<m-1} |F_P(i) - F_Q(i)|`` from the non-zeros only.
+
+    ``F_P`` is a step function: 0 before the first value of the class, then the class's
+    cumulative mass ``c`` on ``[s_j, s_{j+1})``.  On each step the sum of ``|c - F_Q(i)|``
+    is read off prefix sums of the non-decreasing ``F_Q`` split at ``searchsorted(F_Q, c)``.
+    Cost ``O(nnz log m)``; no dense ``classes x values`` block.
+    """
+    n, m = len(indptr) - 1, q.shape[0]
+    if m < 2:
+        return np.zeros(n)
+    FQ = np.cumsum(q)[:-1]                       # F_Q(i), i = 0 .. m-2
+    S = np.concatenate([[0.0], np.cumsum(FQ)])   # S[x] = sum_{i<x} F_Q(i)
+    counts_per_row = np.diff(indptr)
+    full = counts_per_row > 0                    # an empty class has no step
+    starts = indptr[:-1][full]
+    a = np.asarray(cols, dtype=np.int64)
+    # cumulative mass of the class at each of its values
+    cum = np.cumsum(v)
+    before = np.repeat(cum[starts] - v[starts], counts_per_row[full])
+    c = (cum - before) / sizes[rows]
+    # end of each step: the next value of the same class, or m - 1 for the last one
+    b = np.empty_like(a)
+    b[:-1] = a[1:]
+    b[indptr[1:][full] - 1] = m - 1
+    a_c, b_c = np.minimum(a, m - 1), np.maximum(np.minimum(b, m - 1), np.minimum(a, m - 1))
+    t = np.clip(np.searchsorted(FQ, c, side="left"), a_c, b_c)
+    step = c * (t - a_c) - (S[t] - S[a_c]) + (S[b_c] - S[t]) - c * (b_c - t)
+    first = np.zeros(n)                          # steps before the first value: |0 - F_Q|
+    first[full] = S[np.minimum(a[starts], m - 1)]
+    total = np.bincount(rows, weights=step, minlength=n) + first
+    return np.clip(total / (m - 1), 0.0, None)
+
+
+def _emd_rows(distance: str, M, sizes: np.ndarray, q: np.ndarray, hierarchy=None) -> np.ndarray:
+    """The one place of every t-closeness formula: each row's EMD to ``q``, on dense counts or a
+    scipy.sparse matrix alike (the same non-zeros give the same bits).
+
+    ``equal`` and ``ordered``: the closed forms of :mod:`privlib.closeness` read from the non-zero
+    counts only (:func:`_emd_equal`, :func:`_emd_ordered`); ``hierarchical``: the dispatcher
+    :func:`privlib.closeness.ground_distance` on dense blocks of rows.  An empty class (size 0)
+    gets distance 0.
+    """
+    sizes = np.asarray(sizes, dtype=float)
+    if distance == "hierarchical":
+        emd = ground_distance(distance, hierarchy=hierarchy)
+        n, m = M.shape
+        out = np.empty(n)
+        step = max(1, _BLOCK_CELLS // max(m, 1))
+        for s in range(0, n, step):
+            block = M[s:s + step]
+            block = block.toarray() if hasattr(block, "toarray") else np.asarray(block, dtype=float)
+            P = block / np.maximum(sizes[s:s + step], 1)[:, None]
+            P[sizes[s:s + step] == 0] = q
+            out[s:s + step] = np.atleast_1d(emd(P, q))
+        return out
+    formula = _emd_equal if distance == "equal" else _emd_ordered
+    out = formula(*_nonzeros(M), sizes, q)
+    out[sizes == 0] = 0.0
     return out
 
 
@@ -450,8 +520,10 @@ class TCloseness(Requirement):
         ----------
         sizes : array of shape (m,)
             Class sizes (the row sums of ``counts``); an empty class gets distance 0.
-        counts : array of shape (m, S)
-            Sensitive-value counts of every class.
+        counts : array or scipy.sparse matrix of shape (m, S)
+            Sensitive-value counts of every class (dense and sparse counts are read by the same
+            formulas, :func:`_emd_rows`: the equal and ordered distances from the non-zero
+            counts only).
         q : array of shape (S,), optional
             The reference distribution; default the distribution of all the classes together
             (the whole table when the classes partition it).
@@ -461,12 +533,12 @@ class TCloseness(Requirement):
         ndarray of float, shape (m,)
         """
         sizes = _sizes(sizes)
-        M = _counts(counts, sizes, "t-closeness")
+        M = counts if hasattr(counts, "tocsr") else _counts(counts, sizes, "t-closeness")
+        if M.ndim != 2 or M.shape[0] != sizes.shape[0]:
+            raise ValueError(f"counts: expected a ({sizes.shape[0]}, S) matrix (one row per class), got shape {M.shape}")
         if q is None:
-            q = M.sum(axis=0) / M.sum()
-        P = M / np.maximum(sizes, 1)[:, None]
-        P[sizes == 0] = q
-        return np.atleast_1d(ground_distance(self.distance, hierarchy=self.hierarchy)(P, q))
+            q = np.asarray(M.sum(axis=0), dtype=float).ravel() / M.sum()
+        return _emd_rows(self.distance, M, sizes, np.asarray(q, dtype=float), self.hierarchy)
 
     def satisfied(self, sizes: ArrayLike, counts: ArrayLike | None = None, /, *, q: ArrayLike | None = None) -> np.ndarray:
         """One bool per class: its EMD to ``q`` is at most ``t`` (up to 1e-12).

@@ -136,7 +136,21 @@ class OTMSettings:
         check_int(self.m_cap, "m_cap", minimum=1)
 
 
+#: One work tract with two points, a tract and a PUMA, the second edited away and far.
+TOY_DOMAINS_DOC = """
+Examples
+--------
+>>> import numpy as np
+>>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 1]),
+...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, True]),
+...             np.array([0.1, 300.0]), (1.0, 2.0), 2)
+"""
+#: The distance bands (miles) of the slides' tables: ``(low, high, label)``, ``[low, high)``.
+_BANDS = ((0, 10, "low-10"), (10, 25, "10-25"), (25, 100, "25-100"), (100, 500, "100-500"), (500, np.inf, "500-high"))
+
+
 @dataclass(frozen=True)
+@shared_doc(toy_domains=TOY_DOMAINS_DOC)
 class Domains:
     """Coarsened, edited prior domains, one per work tract (CSR layout).
 
@@ -160,14 +174,9 @@ class Domains:
         The coarsening cut-offs (miles).
     n_tracts : int
 
-    Examples
-    --------
-    >>> import numpy as np
-    >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 0]),
-    ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, False]),
-    ...             np.array([0.1, 3.0]), (1.0, 2.0), 2)
+    {{toy_domains}}
     >>> d.sizes.tolist(), float(d.summary().loc["Total", "Mean"])
-    ([2], 2.0)
+    ([2], 1.0)
     """
 
     work_tracts: np.ndarray
@@ -186,6 +195,7 @@ class Domains:
         """Points per work tract (before pruning, edited points included)."""
         return np.diff(self.offsets)
 
+    @shared_doc(toy_domains=TOY_DOMAINS_DOC)
     def summary(self) -> pd.DataFrame:
         """Support points per work tract before pruning, by level and by distance (form of the
         slides' table "Support Points in Prior Domain").
@@ -195,12 +205,7 @@ class Domains:
         pandas.DataFrame
             Rows Total, Tract, PUMA, Super-PUMA and five distance bands; columns Mean, Min, Max.
 
-        Examples
-        --------
-        >>> import numpy as np
-        >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 1]),
-        ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, True]),
-        ...             np.array([0.1, 300.0]), (1.0, 2.0), 2)
+        {{toy_domains}}
         >>> d.summary()["Mean"].tolist()
         [1.0, 1.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
         """
@@ -210,14 +215,13 @@ class Domains:
         rows["Total"] = np.bincount(tid[keep], minlength=self.work_tracts.size)
         for lv, name in enumerate(("Tract", "PUMA", "Super-PUMA")):
             rows[name] = np.bincount(tid[keep & (self.level == lv)], minlength=self.work_tracts.size)
-        edges = (0, 10, 25, 100, 500, np.inf)
-        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
-        for lo, hi, name in zip(edges[:-1], edges[1:], labels):
+        for lo, hi, name in _BANDS:
             sel = keep & (self.distance >= lo) & (self.distance < hi)
             rows[name] = np.bincount(tid[sel], minlength=self.work_tracts.size)
         return pd.DataFrame({k: [v.mean(), v.min(), v.max()] for k, v in rows.items()},
                             index=["Mean", "Min", "Max"]).T
 
+    @shared_doc(toy_domains=TOY_DOMAINS_DOC)
     def positive_fraction(self, *, edited: bool = True) -> pd.DataFrame:
         """Fraction of domain points with positive prior counts, by distance band: mean and SD
         across work tracts (form of the slides' tables "Fraction of Points in the Prior Domain
@@ -233,23 +237,15 @@ class Domains:
         pandas.DataFrame
             Rows: five distance bands and All; columns Mean, SD.
 
-        Examples
-        --------
-        >>> import numpy as np
-        >>> d = Domains(np.array([0]), np.array([0, 2]), np.array([0, 1]), np.array([0, 1]),
-        ...             np.array([0, 2]), np.array([5.0, 0.0]), np.array([False, True]),
-        ...             np.array([0.1, 300.0]), (1.0, 2.0), 2)
+        {{toy_domains}}
         >>> d.positive_fraction(edited=False).loc["All", "Mean"].item()
         0.5
         """
         tid = np.repeat(np.arange(self.work_tracts.size), self.sizes)
         keep = ~self.eliminated if edited else np.ones(self.code.size, bool)
         pos = (self.prior_count > 0).astype(float)
-        edges = (0, 10, 25, 100, 500, np.inf)
-        labels = ("low-10", "10-25", "25-100", "100-500", "500-high")
         rows = {}
-        bands = [((self.distance >= lo) & (self.distance < hi), nm)
-                 for lo, hi, nm in zip(edges[:-1], edges[1:], labels)]
+        bands = [((self.distance >= lo) & (self.distance < hi), nm) for lo, hi, nm in _BANDS]
         bands.append((np.ones(self.code.size, bool), "All"))
         for sel, nm in bands:
             s = keep & sel

@@ -75,6 +75,7 @@ def dp_epsilon(T: np.ndarray) -> float:
     Returns
     -------
     float
+        The largest ratio (``inf`` if a zero faces a positive probability).
 
     Raises
     ------
@@ -212,6 +213,7 @@ def pdp_delta(T: np.ndarray, prior: np.ndarray | str, *, eps: float, rule: str =
     Returns
     -------
     float
+        delta, the probability of the disclosure cells (or the largest row's, ``"worst"``).
 
     Raises
     ------
@@ -456,6 +458,7 @@ def pruned_epsilon(eps: float, *, min_p: float | np.ndarray, alpha: float | np.n
     Returns
     -------
     float
+        ``eps'``, the epsilon of the pruned synthesizer.
 
     Raises
     ------

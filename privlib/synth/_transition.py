@@ -211,6 +211,8 @@ def md_prior(n: int, *, alpha: float | tuple[float, float] = 0.5,
     ------
     ValueError
         As :func:`md_transition`.
+    TypeError
+        ``n`` not an integer.
 
     Examples
     --------
