@@ -147,12 +147,31 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
     return Z, su.astype(np.int64), w.astype(np.int64)
 
 
+#: Rows of the sample :func:`_mostly_distinct` reads (a stride through the table).
+_SAMPLE = 1 << 16
+
+
+def _mostly_distinct(zcols, s):
+    """Whether a sample of the rows (every ``n // _SAMPLE``-th) is almost all distinct (at least
+    95%): then so is, almost surely, the table, and counting its cells (a sort of n keys) would
+    only to find out that the cells save nothing.  A speed decision only: both paths give the
+    same tree."""
+    n = s.size
+    if n < 4 * _SAMPLE:
+        return False
+    step = n // _SAMPLE
+    rows = np.column_stack([z[::step].astype(np.int64) for z in zcols] + [s[::step].astype(np.int64)])
+    return np.unique(rows, axis=0).shape[0] >= 0.95 * rows.shape[0]
+
+
 def _cells_or_records(zcols, dlo, dhi, s, S, weights):
     """``(columns, s, w)`` to run a tree on: the distinct cells and their multiplicities (the cell
     path) or, when more than half of the records are distinct cells, the records themselves with
     ``w = None`` (the record path: the cells would save nothing).  Empties ``zcols`` (the caller's
     list), so that the codes live only as long as the returned columns."""
-    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
+    cells = None
+    if weights is not None or not _mostly_distinct(zcols, s):
+        cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
     if cells is None:
         Z, w = list(zcols), None
     else:
