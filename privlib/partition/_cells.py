@@ -64,7 +64,7 @@ def _sensitive_codes(df, sa, sa_values=None):
     check_columns(df, [sa], "sa")
     codes, uniq = pd.factorize(df[sa], use_na_sentinel=False)
     values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
-    return values, idx[codes]
+    return values, idx.astype(_small_uint(len(values)))[codes]       # one byte per record for S <= 256
 
 
 def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None):

@@ -343,7 +343,7 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     n = s.size
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
 
-    tree = _Tree(d)
+    tree = _Tree(d, dlo, dhi)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
     active = ids
     paths = [(int(ids[0]),)]                                # node ids from the root, per active node

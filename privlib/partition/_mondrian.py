@@ -536,7 +536,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
     lay = _Layouts(ranks, s, w, need_hist)
     del ranks
     flag = np.zeros(u, dtype=np.uint8)
-    tree = _Tree(d)
+    tree = _Tree(d, dlo, dhi)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
     active = ids                                 # tree ids of the active nodes
     act_lo = dlo[None, :] - dlo                  # boxes in 0-based codes
