@@ -63,25 +63,57 @@ def synthetic(df, columns, n, seed):
     return pd.DataFrame(out)
 
 
-def high_cardinality(n, seed):
+def _draw(gen, p, n, chunk=10 ** 7):
+    """``gen.choice(p.size, size=n, p=p)`` drawn in chunks of ``chunk`` (the same uniforms in
+    the same order, the same inverse-CDF lookup: the same indices), each index in the smallest
+    unsigned dtype holding ``p.size``: no n-sized float or int64 array."""
+    cdf = np.asarray(p, dtype=float).cumsum()
+    cdf /= cdf[-1]
+    dt = next(t for t in (np.uint8, np.uint16, np.uint32, np.int64) if p.size <= np.iinfo(t).max + 1)
+    out = np.empty(n, dtype=dt)
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        out[a:b] = cdf.searchsorted(gen.random(b - a), side="right")
+    return out
+
+
+def high_cardinality(n, seed, *, drop=(), downcast=False):
     """``n`` records over :data:`HC_QI` and :data:`HC_SA`, each column drawn from Adult's marginal
-    (seeded); text columns as integer codes of their sorted values (int64, like Adult's numbers)."""
+    (seeded); text columns as integer codes of their sorted values (int64, like Adult's numbers).
+    Columns in ``drop`` are drawn (the next columns' draws stay the same) but not kept; with
+    ``downcast`` every column is stored in the smallest unsigned dtype holding it (as
+    ``pd.to_numeric(downcast="unsigned")``)."""
     from privlib.data import load_adult
     adult = load_adult(split="all")
-    df = synthetic(adult, list(HC_QI) + [HC_SA], n, seed)
+    gen = np.random.default_rng(seed)
+    out = {}
     for c in list(HC_QI) + [HC_SA]:
-        if not pd.api.types.is_numeric_dtype(df[c]):
-            df[c] = np.searchsorted(np.unique(df[c].to_numpy()), df[c].to_numpy()).astype(np.int64)
-    return df
+        vals, counts = np.unique(adult[c].to_numpy(), return_counts=True)   # sorted values: same on every machine
+        idx = _draw(gen, counts / counts.sum(), n)
+        if c in drop:
+            continue
+        if pd.api.types.is_numeric_dtype(adult[c]):
+            top = vals[int(idx.max())] if n else 0
+            kind = np.int64
+            if downcast and vals.min() >= 0:
+                kind = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if top <= np.iinfo(t).max)
+            out[c] = vals.astype(kind)[idx]
+        else:     # the code of vals[i] among the sorted values drawn: the rank of i among the indices drawn
+            present = np.bincount(idx, minlength=vals.size) > 0
+            lut = np.cumsum(present) - 1
+            if downcast:
+                lut = lut.astype(next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+                                      if int(lut.max()) <= np.iinfo(t).max))
+            out[c] = lut[idx]
+        del idx
+    return pd.DataFrame(out)
 
 
 def codes(n, seed):
     """The high-cardinality table without fnlwgt (eight Adult QIs and income), every column as the
-    smallest unsigned integer dtype holding it: the in-memory form of 10^8 records."""
-    df = high_cardinality(n, seed).drop(columns="fnlwgt")
-    for c in df.columns:
-        df[c] = pd.to_numeric(df[c], downcast="unsigned")
-    return df
+    smallest unsigned integer dtype holding it: the in-memory form of 10^8 records (built column
+    by column, about 1 GB at 10^8 records)."""
+    return high_cardinality(n, seed, drop=("fnlwgt",), downcast=True)
 
 
 def _status_kb(field):
