@@ -21,7 +21,8 @@ Run from the repository root:
     python benchmarks/bench_scale.py --algos mondrian_codes --sizes 100000000 --save benchmarks/results/bench_scale.csv
 
 Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
-DataFrame to the release), the process's peak resident memory, the input table's size
+DataFrame to the release), its CPU time (``time.process_time``: what a shared, loaded machine
+inflates least; NaN in rows measured before it was recorded), the process's peak resident memory, the input table's size
 (``DataFrame.memory_usage(deep=True)``), the peak over the input, the growth of the time per
 10x records, and the machine's load average when the run started (timings taken on a loaded
 machine are inflated).  ``--save`` writes the same table as CSV with the machine's description,
@@ -185,14 +186,15 @@ def run_one(algo, n):
     input_bytes = int(df.memory_usage(deep=True).sum())
     reset = _reset_peak()              # the call's peak, not the data generation's
     load = os.getloadavg()[0]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = call()
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     peak = _status_kb("VmHWM") * 1024 if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     size = getattr(out, "n_leaves", None)
     if size is None:
         size = getattr(out, "n_rows", -1)
-    return dict(algo=algo, n=n, seconds=seconds, peak_gb=peak / 1e9, input_gb=input_bytes / 1e9,
+    return dict(algo=algo, n=n, seconds=seconds, cpu_seconds=cpu, peak_gb=peak / 1e9, input_gb=input_bytes / 1e9,
                 leaves=int(size), load=load)
 
 
@@ -202,8 +204,8 @@ def table(rows):
     frame = frame.sort_values(["algo", "n"], kind="stable").reset_index(drop=True)
     frame["growth per 10x"] = growth(frame)
     frame["algorithm"] = frame["algo"].map(LABEL)
-    return frame[["algo", "algorithm", "n", "seconds", "growth per 10x", "peak_gb", "input_gb", "peak / input",
-                  "leaves", "load"]]
+    return frame[["algo", "algorithm", "n", "seconds", "cpu_seconds", "growth per 10x", "peak_gb", "input_gb",
+                  "peak / input", "leaves", "load"]]
 
 
 def growth(frame):
@@ -252,6 +254,7 @@ def main():
     pd.set_option("display.width", 200)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(frame.drop(columns=["algo"]).to_string(index=False, formatters={"n": "{:,}".format, "seconds": "{:.2f}".format,
+                                                   "cpu_seconds": "{:.2f}".format,
                                                    "growth per 10x": "{:.1f}".format, "peak_gb": "{:.2f}".format,
                                                    "input_gb": "{:.2f}".format, "peak / input": "{:.2f}".format,
                                                    "load": "{:.2f}".format}))

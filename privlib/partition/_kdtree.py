@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_int, check_probability, warn_privacy_leak
 from ..accounting import Ledger
 from ..mechanisms import discrete_laplace
+from ..requirements import Requirement, as_requirements
 from ._cells import _cells_or_records, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _INT_LIMIT, _check_common
@@ -237,7 +238,7 @@ def median_cut_probabilities(codes: ArrayLike, node: ArrayLike, lower: ArrayLike
 def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, height: int,
               rng: int | np.random.Generator, median_fraction: float = 0.3,
               domain: Mapping[str, tuple[int, int]] | None = None,
-              sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+              sa_values: Sequence[Hashable] | None = None, requirements: Sequence[Requirement] = ()) -> Decomposition:
     """A differentially private kd-tree (Cormode et al. ICDE 2012) with noisy leaf histograms.
 
     Structure: a complete binary tree of depth ``height``; the node at depth ``i`` splits on
@@ -292,6 +293,17 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     sa_values : sequence, optional
         The public SA value set.  Without it the values present in the data are used (and
         published as the histogram columns): a :class:`privlib.PrivacyLeakWarning` says so.
+    requirements : sequence of Requirement, optional
+        Syntactic privacy models (:class:`privlib.requirements.Requirement` objects, e.g.
+        ``KAnonymity(10)``), read on the **noisy** leaf histograms only: each leaf's published
+        counts clipped at 0 are its class's counts, their sum its size, and the reference
+        distribution is the sum of every leaf's clipped counts (never the true table's).  This is
+        post-processing of the release (no budget, no change to the tree or the noise: a split
+        undone because of an exact count would depend on the data outside the ledger), so the
+        answer is about the published counts, not a guarantee on the true ones -- the guarantee
+        of the release is its ``eps``.  ``params["requirements"]`` holds the labels and
+        ``params["requirements_met"]`` one bool per leaf (leaf order): every requirement holds
+        on that leaf's noisy counts.
 
     Returns
     -------
@@ -311,18 +323,40 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     ...                 sa_values=("a", "b"))
     >>> dec.n_leaves, dec.path_spend().round(6).tolist()
     (4, [1.0, 1.0, 1.0, 1.0])
+
+    A requirement is read on the noisy counts (post-processing):
+
+    >>> from privlib.requirements import KAnonymity
+    >>> dec = dp_kdtree(df, ["x"], "s", eps=1.0, height=2, rng=0, domain={"x": (0, 15)},
+    ...                 sa_values=("a", "b"), requirements=[KAnonymity(1)])
+    >>> dec.params["requirements"], len(dec.params["requirements_met"])
+    (('1-anonymity',), 4)
     """
     return _dp_kdtree(df, qi, sa, None, eps=eps, height=height, rng=rng, median_fraction=median_fraction,
-                      domain=domain, sa_values=sa_values)
+                      domain=domain, sa_values=sa_values, requirements=requirements)
 
 
-def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain, sa_values):
+def _noisy_requirements(dec, extra):
+    """Per leaf of ``dec``: whether every requirement of ``extra`` holds on its noisy counts
+    (clipped at 0; reference: the clipped counts' total distribution).  Post-processing only."""
+    counts = np.maximum(dec.histograms, 0.0)
+    sizes = counts.sum(axis=1)
+    total = counts.sum(axis=0)
+    q = total / total.sum() if total.sum() > 0 else np.full(counts.shape[1], 1.0 / counts.shape[1])
+    met = np.ones(counts.shape[0], dtype=bool)
+    for r in extra:
+        met &= np.asarray(r.satisfied(sizes, counts, q=q), dtype=bool)
+    return tuple(bool(v) for v in met)
+
+
+def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain, sa_values, requirements=()):
     """:func:`dp_kdtree`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
     >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
     eps = check_epsilon(eps)
     height = check_int(height, "height", minimum=0, maximum=30)
     median_fraction = check_probability(median_fraction, "median_fraction", high_open=True)
+    extra = as_requirements(requirements)
     gen = as_generator(rng, release=True)
     zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
     values, s = _sensitive_codes(df, sa, sa_values)
@@ -444,4 +478,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     ledger.check(eps)
     params = dict(model="dp_kdtree", eps=eps, height=height, median_fraction=median_fraction,
                   n=len(df) if weights is None else int(weights.sum()))
-    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)
+    dec = tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)
+    if extra:
+        dec.params["requirements"] = tuple(r.label() for r in extra)
+        dec.params["requirements_met"] = _noisy_requirements(dec, extra)
+    return dec
