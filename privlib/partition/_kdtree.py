@@ -47,7 +47,10 @@ def _median_segments(z, k, K, lo, hi, w=None):
     width = int(hi.max(initial=0)) + 1 if K else 1         # codes are 0-based: z <= hi < width
     if K * width <= max(4 * k.size, 1 << 16):
         # narrow domain: a (nodes x codes) count table no larger than a few times the records
-        table = np.bincount(k * width + z, weights=w, minlength=K * width).reshape(K, width)
+        key = k * width
+        key += z
+        table = np.bincount(key, weights=w, minlength=K * width).reshape(K, width)
+        del key
         if w is not None:
             table = table.astype(np.int64)                 # integer-valued sums, exact below 2**53
         pk, pv = np.nonzero(table)                         # distinct (node, code) pairs, sorted
@@ -57,11 +60,15 @@ def _median_segments(z, k, K, lo, hi, w=None):
         if width <= max(4 * z.size, 1 << 16):               # ranks by a lookup table, not a search
             present = np.bincount(z, minlength=width) > 0
             vals = np.flatnonzero(present)
-            r = (np.cumsum(present) - 1)[z]
+            r = (np.cumsum(present) - 1).astype(np.uint32 if V < 2 ** 32 else np.int64)[z]
         else:
             vals = np.unique(z)
             r = np.searchsorted(vals, z)
-        table = np.bincount(k * V + r, weights=w, minlength=K * V).reshape(K, V)
+        key = k * V
+        key += r
+        del r
+        table = np.bincount(key, weights=w, minlength=K * V).reshape(K, V)
+        del key
         if w is not None:
             table = table.astype(np.int64)
         pk, pr = np.nonzero(table)
@@ -85,23 +92,37 @@ def _median_segments(z, k, K, lo, hi, w=None):
             C = cw[last + 1] - cw[np.searchsorted(k, pk, side="left")]
     pk = pk.astype(np.int64)
     pv = pv.astype(np.int64)
-    same = np.zeros(pk.size, dtype=bool)
+    table = None
+    # the runs in node order, written in place (no concatenation, no sort): node i's first run
+    # (the cuts below its smallest code), then one run per distinct code of the node, in code order
+    K_, P = int(K), pk.size
+    first_pos = np.arange(K_, dtype=np.int64)
+    first_pos += np.searchsorted(pk, first_pos, side="left")            # + the pairs of the nodes before
+    pos = np.arange(1, P + 1, dtype=np.int64)
+    pos += pk
+    seg_node = np.empty(K_ + P, dtype=np.int64)
+    seg_start = np.empty(K_ + P, dtype=np.int64)
+    seg_len = np.empty(K_ + P, dtype=np.int64)
+    seg_util = np.empty(K_ + P)
+    seg_node[first_pos] = np.arange(K_)
+    seg_node[pos] = pk
+    seg_start[first_pos] = lo
+    seg_start[pos] = pv
+    same = np.zeros(P, dtype=bool)
     same[:-1] = pk[1:] == pk[:-1]
     nxt = np.append(pv[1:], 0)
-    end = np.where(same, nxt - 1, hi[pk] - 1)
-    first_end = hi - 1                                     # a node without records: one run
+    seg_len[pos] = np.where(same, nxt - 1, hi[pk] - 1)                  # the runs' last cuts
+    del same, nxt
     has = cnt > 0
-    first_code = np.zeros(K, dtype=np.int64)
+    first_code = np.zeros(K_, dtype=np.int64)
     first_code[pk[::-1]] = pv[::-1]                        # smallest code of each node
-    first_end = np.where(has, first_code - 1, first_end)
-    seg_node = np.concatenate([np.arange(K, dtype=np.int64), pk])
-    seg_start = np.concatenate([lo, pv])
-    seg_end = np.concatenate([first_end, end])
-    seg_util = -np.abs(np.concatenate([np.zeros(K), C.astype(float)]) - cnt[seg_node] / 2.0)
-    seg_len = seg_end - seg_start + 1
+    seg_len[first_pos] = np.where(has, first_code - 1, hi - 1)           # a node without records: one run
+    seg_len -= seg_start
+    seg_len += 1
+    seg_util[first_pos] = -np.abs(0.0 - cnt / 2.0)
+    seg_util[pos] = -np.abs(C.astype(float) - cnt[pk] / 2.0)
     keep = seg_len > 0
-    order = np.argsort(seg_node[keep], kind="stable")
-    return (seg_node[keep][order], seg_start[keep][order], seg_len[keep][order], seg_util[keep][order])
+    return seg_node[keep], seg_start[keep], seg_len[keep], seg_util[keep]
 
 
 def _segment_probabilities(seg_node, seg_len, seg_util, K, eps, sensitivity=1.0):
@@ -124,8 +145,12 @@ def _private_medians(z, k, K, lo, hi, eps, gen, w=None):
     """
     seg_node, seg_start, seg_len, seg_util = _median_segments(z, k, K, lo, hi, w)
     score = eps * seg_util / 2.0 + np.log(seg_len.astype(float)) + gen.gumbel(size=seg_node.size)
-    order = np.lexsort((-score, seg_node))                 # best run of each node first
-    best = order[np.searchsorted(seg_node[order], np.arange(K), side="left")]
+    # the best run of each node (the first of equal scores): the runs are grouped by node, so a
+    # maximum per group and the first position reaching it (no sort)
+    starts = np.searchsorted(seg_node, np.arange(K), side="left")
+    top = np.maximum.reduceat(score, starts)
+    at_top = np.flatnonzero(score == np.repeat(top, np.diff(np.append(starts, score.size))))
+    best = at_top[np.searchsorted(at_top, starts, side="left")]
     return seg_start[best] + gen.integers(0, seg_len[best])
 
 
@@ -420,12 +445,12 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
             lo, hi = act_lo[sel, j], act_hi[sel, j]
             if eps_med > 0:
                 if sel.size == m:                 # every active node splits on j: every record, as it is
-                    chosen = _private_medians(Z[j].astype(np.int64), node_of, m, lo, hi, eps_med, gen, w)
+                    chosen = _private_medians(Z[j], node_of, m, lo, hi, eps_med, gen, w)   # compact codes
                 else:
                     local = np.full(m, -1, dtype=np.int64)
                     local[sel] = np.arange(sel.size)
                     recs = np.flatnonzero(local[node_of] >= 0)
-                    chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
+                    chosen = _private_medians(Z[j][recs], local[node_of[recs]], sel.size, lo, hi,
                                               eps_med, gen, None if w is None else w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
                 ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
