@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privlib.partition import _cells, dp_kdtree, mondrian
+from privlib.partition import dp_kdtree, mondrian
 from privlib.requirements import KAnonymity, LDiversity
 from reference_partition import reference_dp_kdtree, reference_mondrian
 from test_scale import same
@@ -28,14 +28,9 @@ def table(seed, n=4000, n_sa=3, dtype=np.int64):
 QI = ["n0", "w", "n1", "n2", "n3", "n4", "n5", "n6", "n7"]
 
 
-@pytest.fixture
-def sample_small(monkeypatch):
-    monkeypatch.setattr(_cells, "_SAMPLE", 64)          # the sampled record-path decision on small tables
-
-
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("dtype", [np.int64, np.uint8], ids=["int64", "uint8"])
-def test_mondrian_fast_paths_leaf_for_leaf(sample_small, seed, dtype):
+def test_mondrian_fast_paths_leaf_for_leaf(seed, dtype):
     df = table(seed, dtype=dtype)
     for kw in (dict(k=5), dict(k=3, l=2), dict(k=4, t=0.3), dict(k=2, max_height=7)):
         dec = mondrian(df, QI, "s", **kw)
@@ -43,14 +38,25 @@ def test_mondrian_fast_paths_leaf_for_leaf(sample_small, seed, dtype):
         same(dec, reference_mondrian(df, QI, "s", **kw))
 
 
-def test_mondrian_many_sensitive_values_and_duplicates(sample_small):
+def test_mondrian_many_sensitive_values_and_duplicates():
     df = table(3, n=3000, n_sa=300)
     df = pd.concat([df, df.iloc[:1000]], ignore_index=True)                 # duplicated records: the cell path
     for kw in (dict(k=4), dict(k=3, l=3)):
         same(mondrian(df, QI, "s", **kw), reference_mondrian(df, QI, "s", **kw))
 
 
-def test_input_columns_are_left_unchanged(sample_small):
+def test_record_path_chosen_from_a_sample_leaf_for_leaf():
+    """A table large enough (300,000 records, almost all distinct) for the record path to be chosen
+    from a sample of its rows, without counting its cells."""
+    df = table(7, n=300_000, dtype=np.uint8)
+    df["w"] = np.random.default_rng(8).permutation(300_000)              # every record its own cell
+    for kw in (dict(k=3000), dict(k=5000, l=2)):
+        dec = mondrian(df, QI, "s", **kw)
+        assert dec.n_leaves > 20
+        same(dec, reference_mondrian(df, QI, "s", **kw))
+
+
+def test_input_columns_are_left_unchanged():
     df = table(4, dtype=np.uint8)
     before = df.copy()
     mondrian(df, QI, "s", k=3)
@@ -59,7 +65,7 @@ def test_input_columns_are_left_unchanged(sample_small):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
-def test_kdtree_fast_paths_leaf_for_leaf(sample_small, seed):
+def test_kdtree_fast_paths_leaf_for_leaf(seed):
     df = table(seed, dtype=np.uint8)
     domain = {c: (0, int(df[c].max()) + 1) for c in QI}
     args = dict(eps=1.0, height=9, domain=domain, sa_values=[0, 1, 2])
