@@ -193,7 +193,7 @@ _SAMPLE = 1 << 16
 def _mostly_distinct(zcols, s):
     """Whether a sample of the rows (every ``n // _SAMPLE``-th) is almost all distinct (at least
     95%): then so is, almost surely, the table, and counting its cells (a sort of n keys) would
-    only to find out that the cells save nothing.  A speed decision only: both paths give the
+    only to find that the cells save nothing.  A speed decision only: both paths give the
     same tree."""
     n = s.size
     if n < 4 * _SAMPLE:
