@@ -21,7 +21,8 @@ Run from the repository root:
     python benchmarks/bench_scale.py --algos mondrian_codes --sizes 100000000 --save benchmarks/results/bench_scale.csv
 
 Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
-DataFrame to the release), the process's peak resident memory, the input table's size
+DataFrame to the release), its CPU time (``time.process_time``: what a shared, loaded machine
+inflates least; NaN in rows measured before it was recorded), the process's peak resident memory, the input table's size
 (``DataFrame.memory_usage(deep=True)``), the peak over the input, the growth of the time per
 10x records, and the machine's load average when the run started (timings taken on a loaded
 machine are inflated).  ``--save`` writes the same table as CSV with the machine's description,
@@ -63,25 +64,57 @@ def synthetic(df, columns, n, seed):
     return pd.DataFrame(out)
 
 
-def high_cardinality(n, seed):
+def _draw(gen, p, n, chunk=10 ** 7):
+    """``gen.choice(p.size, size=n, p=p)`` drawn in chunks of ``chunk`` (the same uniforms in
+    the same order, the same inverse-CDF lookup: the same indices), each index in the smallest
+    unsigned dtype holding ``p.size``: no n-sized float or int64 array."""
+    cdf = np.asarray(p, dtype=float).cumsum()
+    cdf /= cdf[-1]
+    dt = next(t for t in (np.uint8, np.uint16, np.uint32, np.int64) if p.size <= np.iinfo(t).max + 1)
+    out = np.empty(n, dtype=dt)
+    for a in range(0, n, chunk):
+        b = min(n, a + chunk)
+        out[a:b] = cdf.searchsorted(gen.random(b - a), side="right")
+    return out
+
+
+def high_cardinality(n, seed, *, drop=(), downcast=False):
     """``n`` records over :data:`HC_QI` and :data:`HC_SA`, each column drawn from Adult's marginal
-    (seeded); text columns as integer codes of their sorted values (int64, like Adult's numbers)."""
+    (seeded); text columns as integer codes of their sorted values (int64, like Adult's numbers).
+    Columns in ``drop`` are drawn (the next columns' draws stay the same) but not kept; with
+    ``downcast`` every column is stored in the smallest unsigned dtype holding it (as
+    ``pd.to_numeric(downcast="unsigned")``)."""
     from privlib.data import load_adult
     adult = load_adult(split="all")
-    df = synthetic(adult, list(HC_QI) + [HC_SA], n, seed)
+    gen = np.random.default_rng(seed)
+    out = {}
     for c in list(HC_QI) + [HC_SA]:
-        if not pd.api.types.is_numeric_dtype(df[c]):
-            df[c] = np.searchsorted(np.unique(df[c].to_numpy()), df[c].to_numpy()).astype(np.int64)
-    return df
+        vals, counts = np.unique(adult[c].to_numpy(), return_counts=True)   # sorted values: same on every machine
+        idx = _draw(gen, counts / counts.sum(), n)
+        if c in drop:
+            continue
+        if pd.api.types.is_numeric_dtype(adult[c]):
+            top = vals[int(idx.max())] if n else 0
+            kind = np.int64
+            if downcast and vals.min() >= 0:
+                kind = next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64) if top <= np.iinfo(t).max)
+            out[c] = vals.astype(kind)[idx]
+        else:     # the code of vals[i] among the sorted values drawn: the rank of i among the indices drawn
+            present = np.bincount(idx, minlength=vals.size) > 0
+            lut = np.cumsum(present) - 1
+            if downcast:
+                lut = lut.astype(next(t for t in (np.uint8, np.uint16, np.uint32, np.uint64)
+                                      if int(lut.max()) <= np.iinfo(t).max))
+            out[c] = lut[idx]
+        del idx
+    return pd.DataFrame(out)
 
 
 def codes(n, seed):
     """The high-cardinality table without fnlwgt (eight Adult QIs and income), every column as the
-    smallest unsigned integer dtype holding it: the in-memory form of 10^8 records."""
-    df = high_cardinality(n, seed).drop(columns="fnlwgt")
-    for c in df.columns:
-        df[c] = pd.to_numeric(df[c], downcast="unsigned")
-    return df
+    smallest unsigned integer dtype holding it: the in-memory form of 10^8 records (built column
+    by column, about 1 GB at 10^8 records)."""
+    return high_cardinality(n, seed, drop=("fnlwgt",), downcast=True)
 
 
 def _status_kb(field):
@@ -153,14 +186,15 @@ def run_one(algo, n):
     input_bytes = int(df.memory_usage(deep=True).sum())
     reset = _reset_peak()              # the call's peak, not the data generation's
     load = os.getloadavg()[0]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = call()
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     peak = _status_kb("VmHWM") * 1024 if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
     size = getattr(out, "n_leaves", None)
     if size is None:
         size = getattr(out, "n_rows", -1)
-    return dict(algo=algo, n=n, seconds=seconds, peak_gb=peak / 1e9, input_gb=input_bytes / 1e9,
+    return dict(algo=algo, n=n, seconds=seconds, cpu_seconds=cpu, peak_gb=peak / 1e9, input_gb=input_bytes / 1e9,
                 leaves=int(size), load=load)
 
 
@@ -170,8 +204,8 @@ def table(rows):
     frame = frame.sort_values(["algo", "n"], kind="stable").reset_index(drop=True)
     frame["growth per 10x"] = growth(frame)
     frame["algorithm"] = frame["algo"].map(LABEL)
-    return frame[["algo", "algorithm", "n", "seconds", "growth per 10x", "peak_gb", "input_gb", "peak / input",
-                  "leaves", "load"]]
+    return frame[["algo", "algorithm", "n", "seconds", "cpu_seconds", "growth per 10x", "peak_gb", "input_gb",
+                  "peak / input", "leaves", "load"]]
 
 
 def growth(frame):
@@ -220,6 +254,7 @@ def main():
     pd.set_option("display.width", 200)
     print(f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
     print(frame.drop(columns=["algo"]).to_string(index=False, formatters={"n": "{:,}".format, "seconds": "{:.2f}".format,
+                                                   "cpu_seconds": "{:.2f}".format,
                                                    "growth per 10x": "{:.1f}".format, "peak_gb": "{:.2f}".format,
                                                    "input_gb": "{:.2f}".format, "peak / input": "{:.2f}".format,
                                                    "load": "{:.2f}".format}))

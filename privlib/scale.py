@@ -216,7 +216,7 @@ def _check_cell_count(data, cols, max_cells):
 
 def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: int, rng: int | np.random.Generator,
                 median_fraction: float = 0.3, domain: Mapping[str, tuple[int, int]] | None = None,
-                sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+                sa_values: Sequence[Hashable] | None = None, requirements: Sequence = ()) -> Decomposition:
     """:func:`privlib.partition.dp_kdtree` on a Dask (or pandas) DataFrame: the same release.
 
     The distinct ``(qi, sa)`` cells are counted on the cluster (:func:`cell_counts`); the tree
@@ -230,7 +230,7 @@ def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: in
     ----------
     data : pandas.DataFrame or dask.dataframe.DataFrame
         The records (QIs as ordered integer codes).
-    qi, sa, eps, height, median_fraction, domain, sa_values
+    qi, sa, eps, height, median_fraction, domain, sa_values, requirements
         As for :func:`privlib.partition.dp_kdtree`.
     rng : int or numpy.random.Generator
         Required, keyword-only.
@@ -257,7 +257,7 @@ def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: in
 
     cells, w = _weighted(data, qi, sa)
     return _dp_kdtree(cells, qi, sa, w, eps=eps, height=height, rng=rng, median_fraction=median_fraction,
-                      domain=domain, sa_values=sa_values)
+                      domain=domain, sa_values=sa_values, requirements=requirements)
 
 
 def _table_part(part, skeleton, predictors, taxonomies, cuts, target):

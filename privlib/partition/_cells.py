@@ -47,13 +47,43 @@ def _qi_box(df, qi, domain):
         root_box(np.zeros((0, len(qi)), np.int64), qi, domain=domain)   # the domain's own form and widths
     zcols, lo, hi = [], [], []
     for c in qi:
-        x = qi_codes(df, [c])
-        a, b = root_box(x, [c], domain=None if domain is None else {c: domain[c]})
-        zcols.append((x[:, 0] - a[0]).astype(_small_uint(int(b[0]) - int(a[0]) + 1)))
+        dom = None if domain is None else {c: domain[c]}
+        x = df[c].to_numpy() if _native_int(df[c]) else None
+        if x is not None and x.size:
+            # integer codes as they are: the checks on the column's extremes (the same bounds and
+            # messages), the 0-based codes subtracted chunk by chunk (no int64 copy of the column)
+            a, b = root_box(np.array([[int(x.min())], [int(x.max())]], dtype=np.int64), [c], domain=dom)
+            zcols.append(_offset(x, int(a[0]), _small_uint(int(b[0]) - int(a[0]) + 1)))
+        else:
+            x = qi_codes(df, [c])
+            a, b = root_box(x, [c], domain=dom)
+            zcols.append((x[:, 0] - a[0]).astype(_small_uint(int(b[0]) - int(a[0]) + 1)))
         lo.append(a[0])
         hi.append(b[0])
         del x
     return zcols, np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64)
+
+
+def _native_int(col):
+    """A column of plain integers that :func:`.qi_codes` would take as they are (int8 .. int64,
+    uint8 .. uint32: no wrap-around of uint64, no categorical, no missing values possible)."""
+    return isinstance(col.dtype, np.dtype) and col.dtype.kind in "iu" and col.dtype.itemsize <= (8 if col.dtype.kind == "i" else 4)
+
+
+#: Rows per chunk of the code arithmetic on a whole column (bounded int64 temporaries).
+_CHUNK = 1 << 22
+
+
+def _offset(x, a, dtype):
+    """``(x - a).astype(dtype)``, chunk by chunk; ``x`` itself when that is the same array."""
+    if a == 0 and x.dtype == dtype:
+        x = x.view()
+        x.flags.writeable = False                 # the caller's column: read only
+        return x
+    out = np.empty(x.size, dtype=dtype)
+    for i in range(0, x.size, _CHUNK):
+        out[i:i + _CHUNK] = x[i:i + _CHUNK].astype(np.int64) - a
+    return out
 
 
 def _sensitive_codes(df, sa, sa_values=None):
@@ -62,9 +92,18 @@ def _sensitive_codes(df, sa, sa_values=None):
     values, codes and errors, without looking every record's value up in a hash table of
     Python objects (10^7 string records: seconds and hundreds of MB saved)."""
     check_columns(df, [sa], "sa")
-    codes, uniq = pd.factorize(df[sa], use_na_sentinel=False)
+    col = df[sa]
+    if isinstance(col.dtype, np.dtype) and col.dtype.kind == "u" and col.dtype.itemsize <= 2 and len(col):
+        # small unsigned codes: the distinct values from a count table, the records through a lookup
+        x = col.to_numpy()
+        uniq = np.flatnonzero(np.bincount(x)).astype(x.dtype)
+        values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
+        lut = np.zeros(int(uniq[-1]) + 1, dtype=_small_uint(len(values)))
+        lut[uniq] = idx
+        return values, lut[x]
+    codes, uniq = pd.factorize(col, use_na_sentinel=False)
     values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
-    return values, idx[codes]
+    return values, idx.astype(_small_uint(len(values)))[codes]       # one byte per record for S <= 256
 
 
 def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None):
@@ -147,12 +186,31 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
     return Z, su.astype(np.int64), w.astype(np.int64)
 
 
+#: Rows of the sample :func:`_mostly_distinct` reads (a stride through the table).
+_SAMPLE = 1 << 16
+
+
+def _mostly_distinct(zcols, s):
+    """Whether a sample of the rows (every ``n // _SAMPLE``-th) is almost all distinct (at least
+    95%): then so is, almost surely, the table, and counting its cells (a sort of n keys) would
+    only to find that the cells save nothing.  A speed decision only: both paths give the
+    same tree."""
+    n = s.size
+    if n < 4 * _SAMPLE:
+        return False
+    step = n // _SAMPLE
+    rows = np.column_stack([z[::step].astype(np.int64) for z in zcols] + [s[::step].astype(np.int64)])
+    return np.unique(rows, axis=0).shape[0] >= 0.95 * rows.shape[0]
+
+
 def _cells_or_records(zcols, dlo, dhi, s, S, weights):
     """``(columns, s, w)`` to run a tree on: the distinct cells and their multiplicities (the cell
     path) or, when more than half of the records are distinct cells, the records themselves with
     ``w = None`` (the record path: the cells would save nothing).  Empties ``zcols`` (the caller's
     list), so that the codes live only as long as the returned columns."""
-    cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
+    cells = None
+    if weights is not None or not _mostly_distinct(zcols, s):
+        cells = _cells(zcols, dlo, dhi, s, S, weights, columns=True, max_cells=s.size // 2)
     if cells is None:
         Z, w = list(zcols), None
     else:

@@ -201,20 +201,49 @@ class _Tree:
     per added batch, splits recorded per call and written once in :meth:`finish` (no work in
     the number of nodes per level)."""
 
-    def __init__(self, d):
+    def __init__(self, d, dlo=None, dhi=None):
         self.n_nodes = 0
-        self.depths, self.lo, self.hi, self.splits = [], [], [], []
+        self.depths, self.lo, self.hi, self.splits, self.starts = [], [], [], [], []
         self.d = d
+        # with the root box: boxes kept as offsets from its lower corner in the smallest unsigned
+        # dtype of its widest side (a tree of 10^6 nodes over 9 QIs: a few bytes per bound, not 8)
+        self.base = None if dlo is None else np.asarray(dlo, np.int64)
+        self.box_dtype = np.int64
+        if dlo is not None:
+            from ._cells import _small_uint
+            self.box_dtype = _small_uint(int((np.asarray(dhi, np.int64) - self.base).max(initial=0)) + 1)
 
     def add(self, lo, hi, depth):
         """Add ``len(lo)`` new nodes; return their ids."""
         start = self.n_nodes
         m = lo.shape[0]
         self.n_nodes += m
+        self.starts.append(start)
         self.depths.append(np.full(m, depth, dtype=np.int64))
-        self.lo.append(lo)
-        self.hi.append(hi)
+        if self.base is None:
+            self.lo.append(lo)
+            self.hi.append(hi)
+        else:
+            self.lo.append((lo - self.base).astype(self.box_dtype))
+            self.hi.append((hi - self.base).astype(self.box_dtype))
         return np.arange(start, start + m)
+
+    def _leaf_boxes(self, leaf_nodes):
+        """The boxes ``(lo, hi)`` (int64) of ``leaf_nodes`` (ascending), batch by batch: no
+        concatenation of every node's box; the batches are released as they are read."""
+        L = leaf_nodes.size
+        lo, hi = np.empty((L, self.d), np.int64), np.empty((L, self.d), np.int64)
+        cut = np.searchsorted(leaf_nodes, np.asarray(self.starts + [self.n_nodes], dtype=np.int64), side="left")
+        for i in range(len(self.starts)):
+            a, b = int(cut[i]), int(cut[i + 1])
+            rows = leaf_nodes[a:b] - self.starts[i]
+            lo[a:b] = self.lo[i][rows]
+            hi[a:b] = self.hi[i][rows]
+            self.lo[i] = self.hi[i] = None
+        if self.base is not None:
+            lo += self.base
+            hi += self.base
+        return lo, hi
 
     def split(self, nodes, dims, thrs, left, right):
         self.splits.append(tuple(np.asarray(a, dtype=np.int64) for a in (nodes, dims, thrs, left, right)))
@@ -232,17 +261,16 @@ class _Tree:
     def finish(self, leaf_nodes, histograms, qi, sa, sa_values, dlo, dhi, ledger, params):
         n_nodes = self.n_nodes
         dim, thr, left, right, depth = self.arrays()
-        lo = np.concatenate(self.lo) if self.lo else np.zeros((0, self.d), np.int64)
-        hi = np.concatenate(self.hi) if self.hi else np.zeros((0, self.d), np.int64)
         leaf_nodes = np.asarray(leaf_nodes, dtype=np.int64)
         order = np.argsort(leaf_nodes, kind="stable")
         leaf_nodes = leaf_nodes[order]
+        lo, hi = self._leaf_boxes(leaf_nodes)
         histograms = np.asarray(histograms, dtype=float)[order]
         tree_leaf = np.full(n_nodes, -1, dtype=np.int64)
         tree_leaf[leaf_nodes] = np.arange(leaf_nodes.size)
         return Decomposition(
             qi=tuple(qi), sa=sa, sa_values=tuple(sa_values),
-            lower=lo[leaf_nodes], upper=hi[leaf_nodes], histograms=histograms,
+            lower=lo, upper=hi, histograms=histograms,
             domain_lower=np.asarray(dlo, np.int64), domain_upper=np.asarray(dhi, np.int64),
             tree_dim=dim, tree_threshold=thr, tree_left=left, tree_right=right,
             tree_leaf=tree_leaf, tree_depth=depth,

@@ -10,6 +10,7 @@ from numpy.typing import ArrayLike
 from .._validation import as_generator, check_epsilon, check_int, check_probability, warn_privacy_leak
 from ..accounting import Ledger
 from ..mechanisms import discrete_laplace
+from ..requirements import Requirement, as_requirements
 from ._cells import _cells_or_records, _qi_box, _sensitive_codes
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _INT_LIMIT, _check_common
@@ -46,7 +47,10 @@ def _median_segments(z, k, K, lo, hi, w=None):
     width = int(hi.max(initial=0)) + 1 if K else 1         # codes are 0-based: z <= hi < width
     if K * width <= max(4 * k.size, 1 << 16):
         # narrow domain: a (nodes x codes) count table no larger than a few times the records
-        table = np.bincount(k * width + z, weights=w, minlength=K * width).reshape(K, width)
+        key = k * width
+        key += z
+        table = np.bincount(key, weights=w, minlength=K * width).reshape(K, width)
+        del key
         if w is not None:
             table = table.astype(np.int64)                 # integer-valued sums, exact below 2**53
         pk, pv = np.nonzero(table)                         # distinct (node, code) pairs, sorted
@@ -56,11 +60,15 @@ def _median_segments(z, k, K, lo, hi, w=None):
         if width <= max(4 * z.size, 1 << 16):               # ranks by a lookup table, not a search
             present = np.bincount(z, minlength=width) > 0
             vals = np.flatnonzero(present)
-            r = (np.cumsum(present) - 1)[z]
+            r = (np.cumsum(present) - 1).astype(np.uint32 if V < 2 ** 32 else np.int64)[z]
         else:
             vals = np.unique(z)
             r = np.searchsorted(vals, z)
-        table = np.bincount(k * V + r, weights=w, minlength=K * V).reshape(K, V)
+        key = k * V
+        key += r
+        del r
+        table = np.bincount(key, weights=w, minlength=K * V).reshape(K, V)
+        del key
         if w is not None:
             table = table.astype(np.int64)
         pk, pr = np.nonzero(table)
@@ -84,23 +92,37 @@ def _median_segments(z, k, K, lo, hi, w=None):
             C = cw[last + 1] - cw[np.searchsorted(k, pk, side="left")]
     pk = pk.astype(np.int64)
     pv = pv.astype(np.int64)
-    same = np.zeros(pk.size, dtype=bool)
+    table = None
+    # the runs in node order, written in place (no concatenation, no sort): node i's first run
+    # (the cuts below its smallest code), then one run per distinct code of the node, in code order
+    K_, P = int(K), pk.size
+    first_pos = np.arange(K_, dtype=np.int64)
+    first_pos += np.searchsorted(pk, first_pos, side="left")            # + the pairs of the nodes before
+    pos = np.arange(1, P + 1, dtype=np.int64)
+    pos += pk
+    seg_node = np.empty(K_ + P, dtype=np.int64)
+    seg_start = np.empty(K_ + P, dtype=np.int64)
+    seg_len = np.empty(K_ + P, dtype=np.int64)
+    seg_util = np.empty(K_ + P)
+    seg_node[first_pos] = np.arange(K_)
+    seg_node[pos] = pk
+    seg_start[first_pos] = lo
+    seg_start[pos] = pv
+    same = np.zeros(P, dtype=bool)
     same[:-1] = pk[1:] == pk[:-1]
     nxt = np.append(pv[1:], 0)
-    end = np.where(same, nxt - 1, hi[pk] - 1)
-    first_end = hi - 1                                     # a node without records: one run
+    seg_len[pos] = np.where(same, nxt - 1, hi[pk] - 1)                  # the runs' last cuts
+    del same, nxt
     has = cnt > 0
-    first_code = np.zeros(K, dtype=np.int64)
+    first_code = np.zeros(K_, dtype=np.int64)
     first_code[pk[::-1]] = pv[::-1]                        # smallest code of each node
-    first_end = np.where(has, first_code - 1, first_end)
-    seg_node = np.concatenate([np.arange(K, dtype=np.int64), pk])
-    seg_start = np.concatenate([lo, pv])
-    seg_end = np.concatenate([first_end, end])
-    seg_util = -np.abs(np.concatenate([np.zeros(K), C.astype(float)]) - cnt[seg_node] / 2.0)
-    seg_len = seg_end - seg_start + 1
+    seg_len[first_pos] = np.where(has, first_code - 1, hi - 1)           # a node without records: one run
+    seg_len -= seg_start
+    seg_len += 1
+    seg_util[first_pos] = -np.abs(0.0 - cnt / 2.0)
+    seg_util[pos] = -np.abs(C.astype(float) - cnt[pk] / 2.0)
     keep = seg_len > 0
-    order = np.argsort(seg_node[keep], kind="stable")
-    return (seg_node[keep][order], seg_start[keep][order], seg_len[keep][order], seg_util[keep][order])
+    return seg_node[keep], seg_start[keep], seg_len[keep], seg_util[keep]
 
 
 def _segment_probabilities(seg_node, seg_len, seg_util, K, eps, sensitivity=1.0):
@@ -123,8 +145,12 @@ def _private_medians(z, k, K, lo, hi, eps, gen, w=None):
     """
     seg_node, seg_start, seg_len, seg_util = _median_segments(z, k, K, lo, hi, w)
     score = eps * seg_util / 2.0 + np.log(seg_len.astype(float)) + gen.gumbel(size=seg_node.size)
-    order = np.lexsort((-score, seg_node))                 # best run of each node first
-    best = order[np.searchsorted(seg_node[order], np.arange(K), side="left")]
+    # the best run of each node (the first of equal scores): the runs are grouped by node, so a
+    # maximum per group and the first position reaching it (no sort)
+    starts = np.searchsorted(seg_node, np.arange(K), side="left")
+    top = np.maximum.reduceat(score, starts)
+    at_top = np.flatnonzero(score == np.repeat(top, np.diff(np.append(starts, score.size))))
+    best = at_top[np.searchsorted(at_top, starts, side="left")]
     return seg_start[best] + gen.integers(0, seg_len[best])
 
 
@@ -237,7 +263,7 @@ def median_cut_probabilities(codes: ArrayLike, node: ArrayLike, lower: ArrayLike
 def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, height: int,
               rng: int | np.random.Generator, median_fraction: float = 0.3,
               domain: Mapping[str, tuple[int, int]] | None = None,
-              sa_values: Sequence[Hashable] | None = None) -> Decomposition:
+              sa_values: Sequence[Hashable] | None = None, requirements: Sequence[Requirement] = ()) -> Decomposition:
     """A differentially private kd-tree (Cormode et al. ICDE 2012) with noisy leaf histograms.
 
     Structure: a complete binary tree of depth ``height``; the node at depth ``i`` splits on
@@ -292,6 +318,17 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     sa_values : sequence, optional
         The public SA value set.  Without it the values present in the data are used (and
         published as the histogram columns): a :class:`privlib.PrivacyLeakWarning` says so.
+    requirements : sequence of Requirement, optional
+        Syntactic privacy models (:class:`privlib.requirements.Requirement` objects, e.g.
+        ``KAnonymity(10)``), read on the **noisy** leaf histograms only: each leaf's published
+        counts clipped at 0 are its class's counts, their sum its size, and the reference
+        distribution is the sum of every leaf's clipped counts (never the true table's).  This is
+        post-processing of the release (no budget, no change to the tree or the noise: a split
+        undone because of an exact count would depend on the data outside the ledger), so the
+        answer is about the published counts, not a guarantee on the true ones -- the guarantee
+        of the release is its ``eps``.  ``params["requirements"]`` holds the labels and
+        ``params["requirements_met"]`` one bool per leaf (leaf order): every requirement holds
+        on that leaf's noisy counts.
 
     Returns
     -------
@@ -311,18 +348,40 @@ def dp_kdtree(df: pd.DataFrame, qi: Sequence[str], sa: str, *, eps: float, heigh
     ...                 sa_values=("a", "b"))
     >>> dec.n_leaves, dec.path_spend().round(6).tolist()
     (4, [1.0, 1.0, 1.0, 1.0])
+
+    A requirement is read on the noisy counts (post-processing):
+
+    >>> from privlib.requirements import KAnonymity
+    >>> dec = dp_kdtree(df, ["x"], "s", eps=1.0, height=2, rng=0, domain={"x": (0, 15)},
+    ...                 sa_values=("a", "b"), requirements=[KAnonymity(1)])
+    >>> dec.params["requirements"], len(dec.params["requirements_met"])
+    (('1-anonymity',), 4)
     """
     return _dp_kdtree(df, qi, sa, None, eps=eps, height=height, rng=rng, median_fraction=median_fraction,
-                      domain=domain, sa_values=sa_values)
+                      domain=domain, sa_values=sa_values, requirements=requirements)
 
 
-def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain, sa_values):
+def _noisy_requirements(dec, extra):
+    """Per leaf of ``dec``: whether every requirement of ``extra`` holds on its noisy counts
+    (clipped at 0; reference: the clipped counts' total distribution).  Post-processing only."""
+    counts = np.maximum(dec.histograms, 0.0)
+    sizes = counts.sum(axis=1)
+    total = counts.sum(axis=0)
+    q = total / total.sum() if total.sum() > 0 else np.full(counts.shape[1], 1.0 / counts.shape[1])
+    met = np.ones(counts.shape[0], dtype=bool)
+    for r in extra:
+        met &= np.asarray(r.satisfied(sizes, counts, q=q), dtype=bool)
+    return tuple(bool(v) for v in met)
+
+
+def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain, sa_values, requirements=()):
     """:func:`dp_kdtree`, its checks and its tree; with ``weights`` (int64, one per row of ``df``,
     >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
     eps = check_epsilon(eps)
     height = check_int(height, "height", minimum=0, maximum=30)
     median_fraction = check_probability(median_fraction, "median_fraction", high_open=True)
+    extra = as_requirements(requirements)
     gen = as_generator(rng, release=True)
     zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
     values, s = _sensitive_codes(df, sa, sa_values)
@@ -343,7 +402,7 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     n = s.size
     eps_med = median_fraction * eps / height if height > 0 and median_fraction > 0 else 0.0
 
-    tree = _Tree(d)
+    tree = _Tree(d, dlo, dhi)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
     active = ids
     paths = [(int(ids[0]),)]                                # node ids from the root, per active node
@@ -386,12 +445,12 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
             lo, hi = act_lo[sel, j], act_hi[sel, j]
             if eps_med > 0:
                 if sel.size == m:                 # every active node splits on j: every record, as it is
-                    chosen = _private_medians(Z[j].astype(np.int64), node_of, m, lo, hi, eps_med, gen, w)
+                    chosen = _private_medians(Z[j], node_of, m, lo, hi, eps_med, gen, w)   # compact codes
                 else:
                     local = np.full(m, -1, dtype=np.int64)
                     local[sel] = np.arange(sel.size)
                     recs = np.flatnonzero(local[node_of] >= 0)
-                    chosen = _private_medians(Z[j][recs].astype(np.int64), local[node_of[recs]], sel.size, lo, hi,
+                    chosen = _private_medians(Z[j][recs], local[node_of[recs]], sel.size, lo, hi,
                                               eps_med, gen, None if w is None else w[recs])
                 detail = f"private median on {qi[j]!r} (depth {depth})"
                 ledger = Ledger.concat(ledger, Ledger.from_calls("exponential", np.full(sel.size, eps_med), "path",
@@ -444,4 +503,8 @@ def _dp_kdtree(df, qi, sa, weights, *, eps, height, rng, median_fraction, domain
     ledger.check(eps)
     params = dict(model="dp_kdtree", eps=eps, height=height, median_fraction=median_fraction,
                   n=len(df) if weights is None else int(weights.sum()))
-    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)
+    dec = tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, ledger, params)
+    if extra:
+        dec.params["requirements"] = tuple(r.label() for r in extra)
+        dec.params["requirements_met"] = _noisy_requirements(dec, extra)
+    return dec

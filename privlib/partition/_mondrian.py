@@ -194,10 +194,12 @@ def _segment_ranges(starts, ends):
     """The concatenated index ranges ``[starts[i], ends[i])``."""
     lens = ends - starts
     total = int(lens.sum())
+    dt = np.int32 if max(total, int(ends.max(initial=0))) < 2 ** 31 else np.int64   # half the traffic
     if total == 0:
-        return np.zeros(0, dtype=np.int64)
-    off = np.repeat(starts - np.concatenate([[0], np.cumsum(lens)[:-1]]), lens)
-    return np.arange(total, dtype=np.int64) + off
+        return np.zeros(0, dtype=dt)
+    off = np.repeat((starts - np.concatenate([[0], np.cumsum(lens)[:-1]])).astype(dt), lens)
+    off += np.arange(total, dtype=dt)
+    return off
 
 
 def _first_above(R, lo, hi, v):
@@ -283,7 +285,7 @@ class _Layouts:
             if self.narrow[j] or j == self.base:
                 self.cols[j] = take(ranks[j])
                 ranks[j] = None
-        self.cols["S"] = take(s)
+        self.cols["S"] = take(s.astype(_small_uint(int(s.max(initial=0)) + 1)))
         if not self.unit:
             self.cols["W"] = take(w)
         if len(wide) > 1:                                        # row ids, to map flags between orders
@@ -441,10 +443,19 @@ class _Layouts:
         for j in np.unique(dims).tolist():
             sel = np.flatnonzero(dims == j)
             if self.narrow[j] or j == self.base:
-                idx = _segment_ranges(a[sel], b[sel])
-                thr = np.repeat(rthr[sel], b[sel] - a[sel])
-                fb[idx] = 1 + (self.cols[j][idx] > thr)
-                del idx, thr
+                col = self.cols[j]
+                thr = rthr[sel].astype(col.dtype)                  # ranks of split nodes: >= 0, < 2**bits
+                if sel.size == st.size - 1 and sp.size == sel.size:     # every node, on this QI
+                    fb[:] = col > np.repeat(thr, b - a)
+                    fb += 1
+                else:
+                    idx = _segment_ranges(a[sel], b[sel])
+                    g = np.take(col, idx) > np.repeat(thr, b[sel] - a[sel])
+                    g = g.view(np.uint8)
+                    g += 1
+                    fb[idx] = g
+                    del idx, g
+                del thr
             else:                                                  # a further layout: by row id
                 p = _first_above(self.R[j], a[sel], b[sel], rthr[sel])
                 flag[self.P[j][_segment_ranges(a[sel], p)]] = 1
@@ -467,7 +478,7 @@ class _Layouts:
         perm[rpos] = np.flatnonzero(fb == 2)
         del fb
         for name in list(self.cols):
-            self.cols[name] = self.cols[name][perm]
+            self.cols[name] = np.take(self.cols[name], perm)
         del perm
         if self.base is not None:
             self.R[self.base] = self.cols[self.base]
@@ -525,7 +536,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
     lay = _Layouts(ranks, s, w, need_hist)
     del ranks
     flag = np.zeros(u, dtype=np.uint8)
-    tree = _Tree(d)
+    tree = _Tree(d, dlo, dhi)
     ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
     active = ids                                 # tree ids of the active nodes
     act_lo = dlo[None, :] - dlo                  # boxes in 0-based codes
