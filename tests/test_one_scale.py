@@ -456,3 +456,64 @@ def test_rank_and_kendall():
     t = osc.kendall_matrix(pd.DataFrame({"u": r, "v": r}))
     assert np.allclose(t.to_numpy(), 1.0)
     assert osc.dp_odds_bound(0.25) == 0.5
+
+
+# ----------------------------------------------------------------------------- QWI's suppressed cells, policies, layouts
+def test_qwi_suppressed_cells_read_as_zero_or_estimated_from_the_cell_total():
+    # HAND's QI cells (x, y) hold at most 2 persons each ((0, 0): a, b; (2, 1): a, b; the others one), so every
+    # published cell and every QI cell's total is suppressed: nothing is published, whatever the reading.
+    for option in osc.QWI_SUPPRESSED:
+        dec = release(SETUP, "qwi", 0.2, rng=0, qwi_suppressed=option).decomposition
+        assert dec.params["suppressed_reading"] == option
+        assert float(np.asarray(dec.histograms).sum()) == 0.0
+    # BIG_SETUP: larger cells; the estimates recover every QI cell's published total (total x its factor)
+    zero = release(BIG_SETUP, "qwi", 0.2, rng=3).decomposition
+    equal = release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="margin-equal").decomposition
+    prior = release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="margin-prior").decomposition
+    assert zero.params["suppressed_cells"] > 0
+    h0, he, hp = (np.asarray(d.histograms) for d in (zero, equal, prior))
+    np.testing.assert_allclose(he.sum(axis=1), hp.sum(axis=1))          # the same margins, spread differently
+    assert (he.sum(axis=1) >= h0.sum(axis=1) - 1e-9).all() and he.sum() > h0.sum()
+    np.testing.assert_array_equal(he[h0 != 0], h0[h0 != 0])              # published cells unchanged
+    with pytest.raises(ValueError, match="qwi_suppressed"):
+        release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="impute")
+    with pytest.raises(ValueError, match="qwi_suppressed"):
+        sweep(BIG_SETUP, WL, {"qwi": [0.2]}, seed=0, n_seeds=1, qwi_suppressed="zero")
+
+
+def test_measure_policies_subset_and_errors():
+    dec = release(BIG_SETUP, "laplace", 0.5, rng=1).decomposition
+    full = measure(BIG_SETUP, WL, dec)
+    raw = measure(BIG_SETUP, WL, dec, policies=("raw",))
+    assert raw["alpha_w_raw"] == full["alpha_w_raw"] and "alpha_w_nonneg" not in raw
+    nonneg = measure(BIG_SETUP, WL, dec, policies=["nonneg-total"])
+    assert nonneg["alpha_w_nonneg"] == full["alpha_w_nonneg"]
+    with pytest.raises(ValueError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies=("clip",))
+    with pytest.raises(ValueError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies=())
+    with pytest.raises(TypeError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies="raw")
+    with pytest.raises(ValueError, match="needs 'raw'"):
+        measure(BIG_SETUP, WL, dec, errors=True, policies=("nonneg-total",))
+    rows = sweep(BIG_SETUP, WL, {"laplace": [0.5]}, seed=0, n_seeds=2, policies=("raw",), errors=True)
+    assert "alpha_w_nonneg" not in rows.columns and len(rows["err_w"].iloc[0]) == WL.n_queries
+
+
+def test_histogram_layout_reused_equals_a_fresh_conversion():
+    from privlib.experiments._scale_cells import _LAYOUTS, _cell_table, _histogram
+    from privlib.release import from_histogram
+    cells, counts = _cell_table(BIG_SETUP, full=True)
+    _LAYOUTS.clear()
+    first = _histogram(BIG_SETUP, cells, counts, ledger=None, params={"model": "a"})
+    again = _histogram(BIG_SETUP, cells, counts * 2.0 - 1.0, ledger=None, params={"model": "b"})
+    fresh = from_histogram(cells, counts * 2.0 - 1.0, qi=list(BIG_SETUP.qi), sa=BIG_SETUP.sa,
+                           sa_values=list(BIG_SETUP.sa_values), domain_lower=[0, 0], domain_upper=[3, 1],
+                           params={"model": "b"})
+    assert len(_LAYOUTS) == 1 and again.lower is first.lower
+    for f in ("lower", "upper", "histograms", "tree_dim", "tree_threshold", "tree_left", "tree_right", "tree_leaf"):
+        np.testing.assert_array_equal(getattr(again, f), getattr(fresh, f))
+    assert again.params == fresh.params and first.params["model"] == "a"
+    assert not again.lower.flags.writeable                             # the shared structure is read-only
+    with pytest.raises(ValueError, match="counts: expected finite counts"):
+        _histogram(BIG_SETUP, cells, counts[:, :1], ledger=None, params={})
