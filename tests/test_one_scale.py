@@ -413,6 +413,11 @@ def test_frontier_difference_and_bootstrap():
     assert r["lo"] <= r["hi"] and np.isfinite(r["d"])
     again = osc.bootstrap_difference(rows, "laplace", ["mondrian-k"], errors="err_d2", n_boot=10, rng=0)
     assert again == r
+    assert len(r["per_seed"]) == 2                                    # each seed alone: that seed's rows only
+    for i, d in enumerate(r["per_seed"]):
+        one_seed = rows[(rows["seed"] == i) | (rows["family"] == "mondrian-k")]
+        single = osc.bootstrap_difference(one_seed, "laplace", ["mondrian-k"], errors="err_d2", n_boot=2, rng=0)
+        assert single["d"] == pytest.approx(d)
     assert osc.frontier(np.array([1.0]), np.array([2.0]), np.array([0.5]))[0] == np.inf
     levels = np.array([-1.0, 0.5, 5.0])
     b = osc.bootstrap_bands(rows, ["laplace", "mondrian-k"], errors="err_d2", levels=levels, n_boot=10, rng=0)
