@@ -506,19 +506,17 @@ def test_measure_policies_subset_and_errors():
 
 
 def test_histogram_layout_reused_equals_a_fresh_conversion():
-    from privlib.experiments._scale_cells import _LAYOUTS, _cell_table, _histogram
+    # two Laplace releases share their boxes and tree (built once per cell layout) and equal fresh conversions
     from privlib.release import from_histogram
-    cells, counts = _cell_table(BIG_SETUP, full=True)
-    _LAYOUTS.clear()
-    first = _histogram(BIG_SETUP, cells, counts, ledger=None, params={"model": "a"})
-    again = _histogram(BIG_SETUP, cells, counts * 2.0 - 1.0, ledger=None, params={"model": "b"})
-    fresh = from_histogram(cells, counts * 2.0 - 1.0, qi=list(BIG_SETUP.qi), sa=BIG_SETUP.sa,
-                           sa_values=list(BIG_SETUP.sa_values), domain_lower=[0, 0], domain_upper=[3, 1],
-                           params={"model": "b"})
-    assert len(_LAYOUTS) == 1 and again.lower is first.lower
-    for f in ("lower", "upper", "histograms", "tree_dim", "tree_threshold", "tree_left", "tree_right", "tree_leaf"):
-        np.testing.assert_array_equal(getattr(again, f), getattr(fresh, f))
-    assert again.params == fresh.params and first.params["model"] == "a"
-    assert not again.lower.flags.writeable                             # the shared structure is read-only
-    with pytest.raises(ValueError, match="counts: expected finite counts"):
-        _histogram(BIG_SETUP, cells, counts[:, :1], ledger=None, params={})
+    first = release(BIG_SETUP, "laplace", 1.0, rng=1).decomposition
+    again = release(BIG_SETUP, "laplace", 1.0, rng=2).decomposition
+    cells = np.stack(np.unravel_index(np.arange(8), (4, 2)), axis=1)           # the domain's cells, in key order
+    n = cells.shape[0]
+    for dec in (first, again):
+        fresh = from_histogram(cells, dec.histograms[:n], qi=["x", "y"], sa="s", sa_values=["a", "b"],
+                               domain_lower=[0, 0], domain_upper=[3, 1], ledger=dec.ledger, params=dec.params)
+        for f in ("lower", "upper", "histograms", "tree_dim", "tree_threshold", "tree_left", "tree_right",
+                  "tree_leaf", "tree_depth"):
+            np.testing.assert_array_equal(getattr(dec, f), getattr(fresh, f))
+    assert again.lower is first.lower and not again.lower.flags.writeable   # shared, read-only
+    assert not np.array_equal(first.histograms, again.histograms)
