@@ -250,3 +250,46 @@ def test_sources_qwi_tables_are_consistent():
         t = np.array(tab, dtype=float)
         assert t.shape == (len(qwi.PERCENTILES), len(qwi.VARIABLES))
         assert np.all(np.diff(t, axis=0) <= 0)
+
+
+# ----------------------------------------------------------------------------- suppressed cells from the margin
+def test_estimate_suppressed_spreads_the_margin_remainder():
+    from privlib.noise import estimate_suppressed
+    x = np.array([[5.0, 99.0, 99.0], [4.0, 99.0, 3.0], [1.0, 2.0, 7.0]])     # 99: ignored (suppressed)
+    sup = np.array([[False, True, True], [False, True, False], [False, False, False]])
+    out = estimate_suppressed(x, sup, np.array([9.0, 8.5, 10.0]))
+    np.testing.assert_allclose(out, [[5.0, 2.0, 2.0], [4.0, 1.5, 3.0], [1.0, 2.0, 7.0]])
+    # the margin is recovered on every row whose margin is published
+    np.testing.assert_allclose(out.sum(axis=1), [9.0, 8.5, 10.0])
+    # a prior spreads in proportion; a prior with no weight on the row's suppressed cells falls back on equal shares
+    out = estimate_suppressed(x, sup, np.array([9.0, 8.5, 10.0]), prior=np.array([1.0, 0.0, 3.0]))
+    np.testing.assert_allclose(out[0], [5.0, 0.0, 4.0])
+    np.testing.assert_allclose(out[1], [4.0, 1.5, 3.0])
+
+
+def test_estimate_suppressed_missing_margin_and_negative_remainder():
+    from privlib.noise import estimate_suppressed
+    x = np.array([[5.0, 0.0], [4.0, 0.0]])
+    sup = np.array([[False, True], [False, True]])
+    out = estimate_suppressed(x, sup, np.array([np.nan, 3.0]))             # row 1: published cells exceed the margin
+    assert np.isnan(out[0, 1]) and out[0, 0] == 5.0
+    assert out[1, 1] == 0.0
+
+
+@pytest.mark.parametrize("kwargs, err, match", [
+    ({"suppressed": np.array([[0, 1]])}, TypeError, "suppressed: expected a boolean"),
+    ({"suppressed": np.array([[False, True, False]])}, ValueError, "suppressed: expected the shape"),
+    ({"margins": np.array([1.0, 2.0])}, ValueError, "margins: expected one margin per row"),
+    ({"margins": np.array([-1.0])}, ValueError, "margins: expected non-negative"),
+    ({"margins": np.array([np.inf])}, ValueError, "margins: expected non-negative"),
+    ({"released": np.array([[np.nan, 1.0]])}, ValueError, "released: expected finite published"),
+    ({"released": np.array([1.0, 1.0])}, ValueError, "released: expected a"),
+    ({"prior": np.array([1.0])}, ValueError, "prior: expected one weight per column"),
+    ({"prior": np.array([1.0, -1.0])}, ValueError, "prior: expected finite non-negative"),
+])
+def test_estimate_suppressed_errors(kwargs, err, match):
+    from privlib.noise import estimate_suppressed
+    args = {"released": np.array([[1.0, 0.0]]), "suppressed": np.array([[False, True]]),
+            "margins": np.array([2.0]), **kwargs}
+    with pytest.raises(err, match=match):
+        estimate_suppressed(args.pop("released"), args.pop("suppressed"), args.pop("margins"), **args)

@@ -413,6 +413,11 @@ def test_frontier_difference_and_bootstrap():
     assert r["lo"] <= r["hi"] and np.isfinite(r["d"])
     again = osc.bootstrap_difference(rows, "laplace", ["mondrian-k"], errors="err_d2", n_boot=10, rng=0)
     assert again == r
+    assert len(r["per_seed"]) == 2                                    # each seed alone: that seed's rows only
+    for i, d in enumerate(r["per_seed"]):
+        one_seed = rows[(rows["seed"] == i) | (rows["family"] == "mondrian-k")]
+        single = osc.bootstrap_difference(one_seed, "laplace", ["mondrian-k"], errors="err_d2", n_boot=2, rng=0)
+        assert single["d"] == pytest.approx(d)
     assert osc.frontier(np.array([1.0]), np.array([2.0]), np.array([0.5]))[0] == np.inf
     levels = np.array([-1.0, 0.5, 5.0])
     b = osc.bootstrap_bands(rows, ["laplace", "mondrian-k"], errors="err_d2", levels=levels, n_boot=10, rng=0)
@@ -456,3 +461,62 @@ def test_rank_and_kendall():
     t = osc.kendall_matrix(pd.DataFrame({"u": r, "v": r}))
     assert np.allclose(t.to_numpy(), 1.0)
     assert osc.dp_odds_bound(0.25) == 0.5
+
+
+# ----------------------------------------------------------------------------- QWI's suppressed cells, policies, layouts
+def test_qwi_suppressed_cells_read_as_zero_or_estimated_from_the_cell_total():
+    # HAND's QI cells (x, y) hold at most 2 persons each ((0, 0): a, b; (2, 1): a, b; the others one), so every
+    # published cell and every QI cell's total is suppressed: nothing is published, whatever the reading.
+    for option in osc.QWI_SUPPRESSED:
+        dec = release(SETUP, "qwi", 0.2, rng=0, qwi_suppressed=option).decomposition
+        assert dec.params["suppressed_reading"] == option
+        assert float(np.asarray(dec.histograms).sum()) == 0.0
+    # BIG_SETUP: larger cells; the estimates recover every QI cell's published total (total x its factor)
+    zero = release(BIG_SETUP, "qwi", 0.2, rng=3).decomposition
+    equal = release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="margin-equal").decomposition
+    prior = release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="margin-prior").decomposition
+    assert zero.params["suppressed_cells"] > 0
+    h0, he, hp = (np.asarray(d.histograms) for d in (zero, equal, prior))
+    np.testing.assert_allclose(he.sum(axis=1), hp.sum(axis=1))          # the same margins, spread differently
+    assert (he.sum(axis=1) >= h0.sum(axis=1) - 1e-9).all() and he.sum() > h0.sum()
+    np.testing.assert_array_equal(he[h0 != 0], h0[h0 != 0])              # published cells unchanged
+    with pytest.raises(ValueError, match="qwi_suppressed"):
+        release(BIG_SETUP, "qwi", 0.2, rng=3, qwi_suppressed="impute")
+    with pytest.raises(ValueError, match="qwi_suppressed"):
+        sweep(BIG_SETUP, WL, {"qwi": [0.2]}, seed=0, n_seeds=1, qwi_suppressed="zero")
+
+
+def test_measure_policies_subset_and_errors():
+    dec = release(BIG_SETUP, "laplace", 0.5, rng=1).decomposition
+    full = measure(BIG_SETUP, WL, dec)
+    raw = measure(BIG_SETUP, WL, dec, policies=("raw",))
+    assert raw["alpha_w_raw"] == full["alpha_w_raw"] and "alpha_w_nonneg" not in raw
+    nonneg = measure(BIG_SETUP, WL, dec, policies=["nonneg-total"])
+    assert nonneg["alpha_w_nonneg"] == full["alpha_w_nonneg"]
+    with pytest.raises(ValueError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies=("clip",))
+    with pytest.raises(ValueError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies=())
+    with pytest.raises(TypeError, match="policies"):
+        measure(BIG_SETUP, WL, dec, policies="raw")
+    with pytest.raises(ValueError, match="needs 'raw'"):
+        measure(BIG_SETUP, WL, dec, errors=True, policies=("nonneg-total",))
+    rows = sweep(BIG_SETUP, WL, {"laplace": [0.5]}, seed=0, n_seeds=2, policies=("raw",), errors=True)
+    assert "alpha_w_nonneg" not in rows.columns and len(rows["err_w"].iloc[0]) == WL.n_queries
+
+
+def test_histogram_layout_reused_equals_a_fresh_conversion():
+    # two Laplace releases share their boxes and tree (built once per cell layout) and equal fresh conversions
+    from privlib.release import from_histogram
+    first = release(BIG_SETUP, "laplace", 1.0, rng=1).decomposition
+    again = release(BIG_SETUP, "laplace", 1.0, rng=2).decomposition
+    cells = np.stack(np.unravel_index(np.arange(8), (4, 2)), axis=1)           # the domain's cells, in key order
+    n = cells.shape[0]
+    for dec in (first, again):
+        fresh = from_histogram(cells, dec.histograms[:n], qi=["x", "y"], sa="s", sa_values=["a", "b"],
+                               domain_lower=[0, 0], domain_upper=[3, 1], ledger=dec.ledger, params=dec.params)
+        for f in ("lower", "upper", "histograms", "tree_dim", "tree_threshold", "tree_left", "tree_right",
+                  "tree_leaf", "tree_depth"):
+            np.testing.assert_array_equal(getattr(dec, f), getattr(fresh, f))
+    assert again.lower is first.lower and not again.lower.flags.writeable   # shared, read-only
+    assert not np.array_equal(first.histograms, again.histograms)

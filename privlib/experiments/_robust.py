@@ -374,7 +374,9 @@ def bootstrap_difference(rows: pd.DataFrame, a: str, b: Sequence[str], *, errors
     Returns
     -------
     dict
-        ``d`` (the estimate), ``lo``/``hi`` (2.5 and 97.5 percentiles), ``band_lo``/``band_hi``.
+        ``d`` (the estimate), ``lo``/``hi`` (2.5 and 97.5 percentiles), ``band_lo``/``band_hi``,
+        and ``per_seed``: the difference on each seed alone (every query; the deterministic
+        families' one row), a list in seed order (empty with a single seed).
 
     Examples
     --------
@@ -400,7 +402,8 @@ def bootstrap_difference(rows: pd.DataFrame, a: str, b: Sequence[str], *, errors
     d, blo, bhi = one(np.arange(Q), np.arange(n_s))
     reps = [one(gen.integers(0, Q, Q), gen.integers(0, n_s, n_s))[0] for _ in range(int(n_boot))]
     lo, hi = np.percentile(reps, [2.5, 97.5])
-    return {"d": d, "lo": float(lo), "hi": float(hi), "band_lo": blo, "band_hi": bhi}
+    per_seed = [one(np.arange(Q), np.array([i]))[0] for i in range(n_s)] if n_s > 1 else []
+    return {"d": d, "lo": float(lo), "hi": float(hi), "band_lo": blo, "band_hi": bhi, "per_seed": per_seed}
 
 
 def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: str, queries) -> tuple:

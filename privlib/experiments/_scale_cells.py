@@ -64,8 +64,44 @@ def _cell_table(setup: Setup, *, full: bool) -> tuple[np.ndarray, np.ndarray]:
     return cells, counts
 
 
+#: The unit-box structures of :func:`_histogram`, by cell layout (the sweeps release the same cells again and again).
+_LAYOUTS: dict = {}
+_MAX_LAYOUTS = 8
+
+
 def _histogram(setup: Setup, cells, counts, *, ledger: Ledger | None, params: dict) -> Decomposition:
+    """:func:`privlib.release.from_histogram` of ``cells`` with ``counts``, its tree built once per cell layout.
+
+    The boxes and tree of a histogram release depend only on its cells and the public domain, so
+    the structure of the first release over a layout (built, and checked, by ``from_histogram``
+    with zero counts) is reused with the next release's counts; the result equals
+    ``from_histogram(cells, counts, ...)`` field by field.
+    """
+    import dataclasses
+    import hashlib
+
+    from ..accounting import Ledger as _Ledger
     from ..release import from_histogram
     lo, hi = _domain(setup)
-    return from_histogram(cells, counts, qi=list(setup.qi), sa=setup.sa, sa_values=list(setup.sa_values),
-                          domain_lower=lo, domain_upper=hi, ledger=ledger, params=params)
+    cells = np.ascontiguousarray(cells, dtype=np.int64)
+    counts = np.asarray(counts, dtype=float)
+    if counts.shape != (cells.shape[0], len(setup.sa_values)) or not np.isfinite(counts).all():
+        raise ValueError(f"counts: expected finite counts of shape {(cells.shape[0], len(setup.sa_values))}, "
+                         f"got shape {counts.shape}")
+    key = (tuple(setup.qi), setup.sa, tuple(setup.sa_values), lo.tobytes(), hi.tobytes(), cells.shape,
+           hashlib.blake2b(cells.tobytes(), digest_size=16).hexdigest())
+    template = _LAYOUTS.get(key)
+    if template is None:
+        template = from_histogram(cells, np.zeros(counts.shape), qi=list(setup.qi), sa=setup.sa,
+                                  sa_values=list(setup.sa_values), domain_lower=lo, domain_upper=hi)
+        for f in dataclasses.fields(template):     # shared by every release of the layout: read-only
+            v = getattr(template, f.name)
+            if isinstance(v, np.ndarray) and f.name != "histograms":
+                v.flags.writeable = False
+        if len(_LAYOUTS) >= _MAX_LAYOUTS:
+            _LAYOUTS.pop(next(iter(_LAYOUTS)))
+        _LAYOUTS[key] = template
+    hist = np.zeros(template.histograms.shape)
+    hist[:counts.shape[0]] = counts
+    return dataclasses.replace(template, histograms=hist, ledger=ledger if ledger is not None else _Ledger(),
+                               params={**template.params, **(params or {})})

@@ -5,7 +5,7 @@ Private module of :mod:`privlib.experiments.one_scale` (which re-exports its pub
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -156,53 +156,64 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     """Answers of a Definition-2 workload (last attribute the SA, coded by position in sa_values).
 
     Each leaf's count of SA value ``s`` is spread uniformly over the leaf's QI cells (the
-    uniformity assumption of Section III) into a density over the domain x SA values (a
-    difference array with ``2**d`` corner updates per leaf, then cumulative sums); each query is
-    answered from the ``2**(d + 1)`` corners of its prefix sums.  Domains of more than 5e7
-    cells x SA values fall back on :func:`_sa_answers_by_group`.  :func:`median_error` uses this
-    pass for releases whose counted leaves are single cells (histograms, microdata) and the
-    per-range calls otherwise (faster on releases of few leaves).
+    uniformity assumption of Section III).  The SA ranges of the workload are few (a Definition-2
+    query takes half of the SA values in the public order): each leaf's counts are first summed
+    over every distinct SA range (prefix sums over the SA values), then each range's density over
+    the QI domain is built at once (a difference array with ``2**d`` corner updates per leaf, one
+    ``bincount``, then cumulative sums) and each query is answered from the ``2**d`` corners of
+    its range's prefix sums.  Domains of more than 5e7 cells x ranges fall back on
+    :func:`_sa_answers_by_group` (the independent check).
     """
-    from ..metrics._workload import _corner_sum
     S = len(decomposition.sa_values)
     slo, shi = workload.lower[:, -1], workload.upper[:, -1]
     if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
         raise ValueError(f"workload: its SA ranges must lie in 0 .. {S - 1} (positions in sa_values)")
+    ranges, which = np.unique(slo * (S + 1) + shi, return_inverse=True)
+    which = which.ravel()
+    R = ranges.size
+    rlo, rhi = ranges // (S + 1), ranges % (S + 1)
     dlo, dhi = decomposition.domain_lower, decomposition.domain_upper
     W = (dhi - dlo + 1).astype(np.int64)
     d = W.size
     shape = tuple(int(w) + 1 for w in W)
     ncell = float(np.prod(np.array(shape, dtype=float)))
-    if ncell * (S + 1) > 5e7:
+    if ncell * R > 5e7:
         return _sa_answers_by_group(decomposition, workload)
     ncell = int(ncell)
     hist = np.asarray(decomposition.histograms, dtype=float)
+    cum = np.zeros((hist.shape[0], S + 1))
+    np.cumsum(hist, axis=1, out=cum[:, 1:])
+    C = cum[:, rhi + 1] - cum[:, rlo]                          # leaves x ranges
     keep = np.flatnonzero((hist != 0).any(axis=1))            # leaves with no count add nothing
-    hist = hist[keep]
     widths = decomposition.widths[keep].astype(float)
-    dens = hist / np.prod(widths, axis=1)[:, None]
+    dens = C[keep] / np.prod(widths, axis=1)[:, None]
     a, b = decomposition.lower[keep] - dlo, decomposition.upper[keep] - dlo + 1
-    cols = np.arange(S)
-    G = np.zeros(ncell * S)
     unit = bool((widths == 1).all())
-    for corner in range(1 if unit else 1 << d):   # unit cells: the density is the count itself
+    n_corner = 1 if unit else 1 << d                          # unit cells: the density is the count itself
+    flat = np.empty((n_corner, keep.size), dtype=np.int64)
+    sign = np.empty(n_corner)
+    for corner in range(n_corner):
         bits = np.array([corner >> j & 1 for j in range(d)], dtype=bool)
-        idx = np.where(bits[None, :], b, a)
-        flat = np.ravel_multi_index(tuple(idx.T), shape)
-        sign = -1.0 if bits.sum() % 2 else 1.0
-        G += np.bincount((flat[:, None] * S + cols[None, :]).ravel(), weights=(sign * dens).ravel(),
-                         minlength=ncell * S)
-    G = G.reshape(shape + (S,))
+        flat[corner] = np.ravel_multi_index(tuple(np.where(bits[None, :], b, a).T), shape)
+        sign[corner] = -1.0 if bits.sum() % 2 else 1.0
+    G = np.bincount((flat[:, :, None] * R + np.arange(R)).ravel(),
+                    weights=(sign[:, None, None] * dens[None, :, :]).ravel(), minlength=ncell * R)
+    G = G.reshape(shape + (R,))
     if not unit:
-        for ax in range(d):                       # density per cell and SA value
+        for ax in range(d):                       # density per cell and range
             np.cumsum(G, axis=ax, out=G)
-    P = np.zeros(shape + (S + 1,))
-    P[tuple(slice(1, None) for _ in range(d + 1))] = G[tuple(slice(0, -1) for _ in range(d))]
-    for ax in range(d + 1):                       # prefix sums of the density
+    P = np.zeros(shape + (R,))
+    P[tuple(slice(1, None) for _ in range(d))] = G[tuple(slice(0, -1) for _ in range(d))]
+    for ax in range(d):                           # prefix sums of the density over the QIs
         np.cumsum(P, axis=ax, out=P)
     QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
     QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
-    return _corner_sum(P, np.c_[QL, slo], np.c_[QU, shi + 1])
+    out = np.zeros(workload.n_queries)
+    for corner in range(1 << d):
+        bits = np.array([corner >> j & 1 for j in range(d)], dtype=bool)
+        idx = np.where(bits[None, :], QL, QU)
+        out += (-1.0 if bits.sum() % 2 else 1.0) * P[tuple(idx.T) + (which,)]
+    return out
 
 
 def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, method: str = "auto") -> np.ndarray:
@@ -212,9 +223,11 @@ def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, met
     uniformity assumption; the SA values are exact); a query counts the SA values of its range.
     Two methods, equal up to float round-off: ``"groups"``, one
     :func:`privlib.metrics.estimate_answers` call per distinct SA range on the histograms
-    restricted to it; ``"grid"``, one pass over a domain x SA-values grid (a difference array,
-    cumulative sums, and the ``2**(d + 1)`` corners of each query).  ``"auto"``: the grid when
-    every counted leaf is a single cell (histograms, microdata), else the groups.
+    restricted to it; ``"grid"``, one pass over a domain x SA-ranges grid (each leaf's counts
+    summed over every distinct SA range of the workload, a difference array, cumulative sums, and
+    the ``2**d`` corners of each query).  ``"auto"``: the groups when the queries x counted leaves
+    are fewer than about twice the domain's cells (the overlap of few leaves is cheaper than a pass
+    over the grid), else the grid.
 
     Parameters
     ----------
@@ -249,8 +262,11 @@ def estimate_sa_answers(decomposition: Decomposition, workload: Workload, *, met
         raise ValueError(f"workload: expected the release's QIs {list(decomposition.qi)} followed by its SA "
                          f"{decomposition.sa!r}, got {list(workload.qi)}")
     if method == "auto":
-        counted = (np.asarray(decomposition.histograms) != 0).any(axis=1)
-        method = "grid" if bool((decomposition.widths[counted] == 1).all()) else "groups"
+        # the grid's cost is fixed by the domain (two passes of cumulative sums over its cells per range); the
+        # groups' by the leaves (estimate_answers on few leaves: a queries x leaves overlap per range)
+        counted = int((np.asarray(decomposition.histograms) != 0).any(axis=1).sum())
+        cells = float(np.prod((decomposition.domain_upper - decomposition.domain_lower + 2).astype(float)))
+        method = "groups" if 20.0 * workload.n_queries * counted < 36.0 * cells else "grid"
     return _sa_answers(decomposition, workload) if method == "grid" else _sa_answers_by_group(decomposition, workload)
 
 
@@ -314,7 +330,7 @@ def relative_errors(decomposition: Decomposition, workload: Workload) -> np.ndar
 
 
 def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
-            errors: bool = False) -> dict:
+            errors: bool = False, policies: Sequence[str] = POLICIES) -> dict:
     """beta and alpha of one release: the naive-Bayes attack on every record, each workload's error.
 
     ``beta_raw`` is the attack's breach increase ``accuracy / rho - 1`` (negative when the attack
@@ -331,12 +347,21 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
     decomposition : privlib.partition.Decomposition
     errors : bool, default False
         Also each workload's per-query relative errors on the raw counts (``err_<name>``).
+    policies : sequence of str, default POLICIES
+        The post-processing policies measured (a non-empty subset of :data:`POLICIES`, in their
+        order; ``errors`` needs ``"raw"``).
 
     Returns
     -------
     dict
         ``leaves, accuracy, rho, beta_raw, beta, released_total`` and ``alpha_<name>_<policy>``
-        for every workload and policy (``nonneg-total`` written ``nonneg``).
+        for every workload and policy of ``policies`` (``nonneg-total`` written ``nonneg``).
+
+    Raises
+    ------
+    TypeError, ValueError
+        For workloads that are not Workloads, or ``policies`` empty, unknown, or without
+        ``"raw"`` when ``errors`` is set.
 
     Examples
     --------
@@ -358,17 +383,18 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
     if not isinstance(workloads, Mapping) or not all(isinstance(w, Workload) for w in workloads.values()):
         raise TypeError(f"workloads: expected a Workload or a mapping of names to Workloads, got "
                         f"{type(workloads).__name__}")
+    policies = _check_policies(policies, errors=errors)
     br = privacy_breach(naive_bayes(decomposition, setup.df))
     out = {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta_raw": br.beta,
            "beta": max(br.beta, 0.0), "released_total": float(np.asarray(decomposition.histograms).sum())}
     first = None
-    for policy in POLICIES:
+    for policy in policies:
         dec = postprocess(decomposition, policy)
         for name, wl in workloads.items():
             key = f"alpha_{name}_{policy.split('-')[0]}"
             # a release the policy leaves unchanged has the first policy's answers
             if dec is first:
-                out[key] = out[f"alpha_{name}_{POLICIES[0]}"]
+                out[key] = out[f"alpha_{name}_{policies[0].split('-')[0]}"]
             elif errors and policy == "raw":
                 out[f"err_{name}"] = relative_errors(dec, wl)
                 out[key] = float(np.median(out[f"err_{name}"]))
@@ -376,3 +402,16 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
                 out[key] = median_error(dec, wl)
         first = decomposition if first is None else first
     return out
+
+
+def _check_policies(policies, *, errors: bool) -> tuple:
+    """``policies`` as a tuple in the order of :data:`POLICIES` (non-empty, known; ``"raw"`` with ``errors``)."""
+    if isinstance(policies, str) or not isinstance(policies, Sequence):
+        raise TypeError(f"policies: expected a sequence of policy names, got {policies!r}")
+    for p in policies:
+        check_in(p, "policies", POLICIES)
+    if not policies or len(set(policies)) != len(policies):
+        raise ValueError(f"policies: expected distinct policies out of {list(POLICIES)}, got {list(policies)}")
+    if errors and "raw" not in policies:
+        raise ValueError(f"policies: errors=True reports the raw counts' errors and needs 'raw', got {list(policies)}")
+    return tuple(p for p in POLICIES if p in policies)

@@ -22,7 +22,7 @@ from ._scale_releases import privelet_release
 from .empirical_privacy import Setup, build
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H",
-           "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "Released", "adult_hierarchies",
+           "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "QWI_SUPPRESSED", "Released", "adult_hierarchies",
            "common_guarantee", "release", "information_losses"]
 
 #: family -> (the parameter's name, the guarantee the release carries under its own neighbour relation).
@@ -82,6 +82,10 @@ OTM_DELTA, OTM_MIN_P = 1e-6, 0.025
 OTM_RAMP = (1.05, 1.15)
 #: QWI suppresses a published cell counting 0 < X < this many persons (``privlib.noise.aggregate``).
 QWI_MIN_PERSONS = 3
+#: How the analyst reads QWI's suppressed cells (the slides: "treated as missing data and estimated", no
+#: estimator; the choice set ``qwi-suppressed-cells`` of ``choices.csv``): as 0, or estimated from each QI
+#: cell's published total (:func:`privlib.noise.estimate_suppressed`) equally or with the public prior.
+QWI_SUPPRESSED = ("read-as-zero", "margin-equal", "margin-prior")
 
 @dataclass(frozen=True, eq=False)
 class Released:
@@ -332,24 +336,38 @@ def _onthemap_pdp(setup: Setup, eps: float, gen) -> Decomposition:
                               "published_total": int(totals.sum())})
 
 
-def _qwi(setup: Setup, excess: float, gen) -> Decomposition:
+def _qwi(setup: Setup, excess: float, gen, suppressed_cells: str = "read-as-zero") -> Decomposition:
     """One ramp factor per QI cell (the employer), then QWI's suppression of small cells.
 
     A published cell (QI cell x SA value) counting ``0 < X < QWI_MIN_PERSONS`` persons is
-    suppressed (``privlib.noise.aggregate``'s persons rule) and released as missing, read as 0 by
-    the analyst and the attacker.  The establishments rule (fewer than 3 establishments) is not
-    applied: each QI cell is one employer here, so it would suppress every cell.
+    suppressed (``privlib.noise.aggregate``'s persons rule) and released as missing.  The analyst
+    and the attacker read it as 0 (``suppressed_cells="read-as-zero"``) or estimate it
+    (:data:`QWI_SUPPRESSED`) from the QI cell's total, published with the same factor as its cells
+    (as QWI publishes a county's total beside its county x industry cells) and suppressed by the
+    same persons rule: the total minus the cell's published counts, spread equally
+    (``"margin-equal"``) or in proportion to the SA values' shares of all published counts
+    (``"margin-prior"``, a public prior) over the suppressed cells
+    (:func:`privlib.noise.estimate_suppressed`); cells whose total is suppressed too stay 0.  The
+    establishments rule (fewer than 3 establishments) is not applied: each QI cell is one
+    employer here, so it would suppress every cell.
     """
-    from ..noise import RampDistribution, draw_factors
+    from ..noise import RampDistribution, draw_factors, estimate_suppressed
+    check_in(suppressed_cells, "suppressed_cells", QWI_SUPPRESSED)
     cells, counts = _cell_table(setup, full=False)
     dist = RampDistribution(1 + excess / 2, 1 + excess)        # distortion between b/2 and b
     delta = draw_factors(np.arange(cells.shape[0]), dist=dist, rng=gen).to_numpy()
     suppressed = (counts > 0) & (counts < QWI_MIN_PERSONS)
     released = np.where(suppressed, 0.0, counts * delta[:, None])
+    if suppressed_cells != "read-as-zero":
+        total = counts.sum(axis=1)
+        margins = np.where((total > 0) & (total < QWI_MIN_PERSONS), np.nan, total * delta)
+        prior = released.sum(axis=0) if suppressed_cells == "margin-prior" else None
+        released = np.nan_to_num(estimate_suppressed(released, suppressed, margins, prior=prior), nan=0.0)
     return _histogram(setup, cells, released, ledger=None,
                       params={"model": "qwi", "a": 1 + excess / 2, "b": 1 + excess,
                               "suppressed_cells": int(suppressed.sum()),
-                              "suppressed_records": int(counts[suppressed].sum())})
+                              "suppressed_records": int(counts[suppressed].sum()),
+                              "suppressed_reading": suppressed_cells})
 
 
 def _swap(setup: Setup, rate: float, gen) -> Decomposition:
@@ -400,7 +418,7 @@ def _check_value(family: str, value) -> float:
 
 def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Generator,
             hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H,
-            kdtree_height: int = KDTREE_HEIGHT) -> Released:
+            kdtree_height: int = KDTREE_HEIGHT, qwi_suppressed: str = "read-as-zero") -> Released:
     """Publish ``setup`` with one mechanism and convert the release to a Decomposition.
 
     ``mondrian-*`` and ``dp-kdtree``: :func:`privlib.experiments.empirical_privacy.build`
@@ -442,6 +460,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         DiffGen's number of specializations.
     kdtree_height : int, default :data:`KDTREE_HEIGHT`
         The DP kd-tree's height.
+    qwi_suppressed : str, default "read-as-zero"
+        How ``qwi``'s suppressed cells are read (:data:`QWI_SUPPRESSED`; ``_qwi``).
 
     Returns
     -------
@@ -466,6 +486,7 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     """
     setup = _check_setup(setup)
     check_in(family, "family", FAMILIES)
+    check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED)
     value = _check_value(family, value)
     gen = as_generator(rng)
     if family.startswith("mondrian-") or family == "dp-kdtree":
@@ -482,8 +503,10 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
         dec = anchor_release(setup, family)
     elif family in ("hierarchical", "privelet"):
         dec = (hierarchical_release if family == "hierarchical" else privelet_release)(setup, value, rng=gen)
+    elif family == "qwi":
+        dec = _qwi(setup, value, gen, qwi_suppressed)
     else:
-        dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "qwi": _qwi, "swap": _swap,
+        dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
     if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet", "onthemap"):
         dec.ledger.check(value)

@@ -59,16 +59,17 @@ from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, boots
                       rank_families)
 from ._runner import check_n_jobs, run, spawn
 from ._scale_cells import MAX_HISTOGRAM_CELLS
-from ._scale_measure import (POLICIES, _check_setup, definition2_workload, estimate_sa_answers, measure, median_error,
-                             postprocess)
+from ._scale_measure import (POLICIES, _check_policies, _check_setup, definition2_workload, estimate_sa_answers,
+                             measure, median_error, postprocess)
 from ._scale_release import (COMMON_RELATION, DIFFGEN_H, FAMILIES, GUARANTEES, KDTREE_HEIGHT, NEIGHBOURS, OTM_DELTA,
-                             OTM_MIN_P, OTM_RAMP, QWI_MIN_PERSONS, SA_PERTURBING, Released, adult_hierarchies,
-                             _check_value, common_guarantee, information_losses, release)
+                             OTM_MIN_P, OTM_RAMP, QWI_MIN_PERSONS, QWI_SUPPRESSED, SA_PERTURBING, Released,
+                             adult_hierarchies, _check_value, common_guarantee, information_losses, release)
 from ._scale_releases import privelet_release
 from .empirical_privacy import Setup
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
-           "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "MAX_HISTOGRAM_CELLS", "DETERMINISTIC",
+           "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "QWI_SUPPRESSED", "MAX_HISTOGRAM_CELLS",
+           "DETERMINISTIC",
            "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
            "dp_odds_bound", "fraction_workload", "hierarchical_release", "privelet_release", "bootstrap_bands",
            "frontier", "frontier_difference", "kendall_matrix", "rank_families",
@@ -78,18 +79,19 @@ __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES"
 
 def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
           kdtree_height: int = KDTREE_HEIGHT,
-          attacks: bool = False, errors: bool = False) -> dict:
+          attacks: bool = False, errors: bool = False, policies: tuple = POLICIES,
+          qwi_suppressed: str = "read-as-zero") -> dict:
     """One task of :func:`sweep` (module level: worker processes import it by name)."""
     family, value, seed, child = task
     gen = np.random.default_rng(child)
     r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h,
-                kdtree_height=kdtree_height)
+                kdtree_height=kdtree_height, qwi_suppressed=qwi_suppressed)
     more = attack_measures(setup, r.decomposition, rng=gen) if attacks else {}
     return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
             "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
-            **measure(setup, workloads, r.decomposition, errors=errors)}
+            **measure(setup, workloads, r.decomposition, errors=errors, policies=policies)}
 
 
 DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds",
@@ -100,7 +102,8 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
           seed: int, n_seeds: int, n_jobs: int = 1, progress: bool | str = False, desc: str = "one scale",
           hierarchies: Mapping | None = None, diffgen_h: int = DIFFGEN_H, kdtree_height: int = KDTREE_HEIGHT,
           deterministic: Sequence[str] = DETERMINISTIC, attacks: bool = False,
-          errors: bool = False) -> pd.DataFrame:
+          errors: bool = False, policies: Sequence[str] = POLICIES,
+          qwi_suppressed: str = "read-as-zero") -> pd.DataFrame:
     """Release and measure every (family, value, seed) of ``grid``; one row per task, in task order.
 
     Seed ``i`` is ``np.random.default_rng(spawn(seed, n_seeds)[i])`` for every family and value
@@ -136,6 +139,11 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         (:func:`attack_measures`, drawn after the release from the same generator).
     errors : bool, default False
         Also each workload's per-query relative errors on the raw counts (``err_<name>``, arrays).
+    policies : sequence of str, default POLICIES
+        The post-processing policies measured (:func:`measure`); the rows of a run that needs
+        only the raw counts skip the others' answers.
+    qwi_suppressed : str, default "read-as-zero"
+        How QWI's suppressed cells are read (:data:`QWI_SUPPRESSED`, :func:`release`).
 
     Returns
     -------
@@ -147,7 +155,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
     Raises
     ------
     TypeError, ValueError
-        For an unknown family, a bad value, ``n_seeds`` < 1, a bad ``n_jobs`` or ``progress``.
+        For an unknown family, a bad value, ``n_seeds`` < 1, a bad ``n_jobs``, ``progress`` or ``policies``.
 
     Examples
     --------
@@ -167,6 +175,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
         raise ValueError(f"n_seeds: expected an int >= 1, got {n_seeds!r}")
     if not isinstance(grid, Mapping):
         raise TypeError(f"grid: expected a mapping family -> values, got {type(grid).__name__}")
+    policies = _check_policies(policies, errors=bool(errors))
     children = spawn(seed, int(n_seeds))
     tasks = []
     for family, values in grid.items():
@@ -184,5 +193,6 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
                shared={"setup": setup, "workloads": dict(workloads), "hierarchies": hierarchies,
                        "diffgen_h": diffgen_h, "kdtree_height": check_int(kdtree_height, "kdtree_height", minimum=1),
                        "attacks": bool(attacks),
-                       "errors": bool(errors)})
+                       "errors": bool(errors), "policies": policies,
+                       "qwi_suppressed": check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED)})
     return pd.DataFrame(rows)

@@ -17,6 +17,8 @@ Implements the "Noise Infusion" half of :cite:t:`abowd2011slides`
   aggregation to county x industry cells; suppression flags (slide "QWIPU: Handling the
   Suppressions").
 * :func:`replace_suppressed` -- synthetic replacements for suppressed cells (Table 1C / 9).
+* :func:`estimate_suppressed` -- suppressed cells estimated from their row's published margin
+  (the slides' "treated as missing data and estimated", with an estimator of ours).
 * :func:`category_table`, :func:`autocorrelation_difference`, :func:`relative_error` -- the
   comparisons of Tables 1A-1C, 7-9 and the error distributions.
 
@@ -27,7 +29,7 @@ and permanent factors), ``_infusion`` (distortion, aggregation, suppression, rep
 from __future__ import annotations
 
 from ._compare import PERCENTILES, autocorrelation, autocorrelation_difference, category_table, relative_error
-from ._infusion import OK, SUPPRESSED, aggregate, distort, replace_suppressed
+from ._infusion import OK, SUPPRESSED, aggregate, distort, estimate_suppressed, replace_suppressed
 from ._ramp import RampDistribution, draw_factors
 
 __all__ = [
@@ -36,6 +38,7 @@ __all__ = [
     "distort",
     "aggregate",
     "replace_suppressed",
+    "estimate_suppressed",
     "category_table",
     "autocorrelation",
     "autocorrelation_difference",

@@ -293,3 +293,86 @@ def replace_suppressed(cells: pd.DataFrame, variable: str, *, rng: int | np.rand
     lam = gen.gamma(prior_shape + x[sup], 1.0 / (prior_rate + 1.0))
     x[sup] = gen.poisson(lam)
     return pd.Series(x, index=cells.index, name=f"{variable}_synth")
+
+
+def estimate_suppressed(released: np.ndarray, suppressed: np.ndarray, margins: np.ndarray, *,
+                        prior: np.ndarray | None = None) -> np.ndarray:
+    """Suppressed cells estimated from their row's published margin.
+
+    Slide "QWIPU: Handling the Suppressions": "Status flag 5 suppressions -- Must be treated as
+    missing data and estimated"; the slides name no estimator.  This one uses what QWI publishes
+    beside the suppressed cells: the margin of their row (a county's total beside its county x
+    industry cells), distorted with the same establishment factors.  For row ``i`` the
+    remainder ``r_i = max(m_i - sum_{j not suppressed} x_ij, 0)`` is the suppressed cells'
+    (noisy) total; it is spread over them in proportion to ``prior_j``, a public non-negative
+    weight per column, or equally when ``prior`` is None or gives the row's suppressed cells no
+    weight.  A row whose margin is not published (NaN: suppressed itself) keeps its suppressed
+    cells missing (NaN); so does no cell outside the suppressed ones.
+
+    Parameters
+    ----------
+    released : array_like (rows x columns)
+        The published cells; the values at suppressed positions are ignored.
+    suppressed : array_like of bool (rows x columns)
+        The cells flagged suppressed (status flag 5).
+    margins : array_like (rows,)
+        Each row's published margin, NaN where it is not published.
+    prior : array_like (columns,), optional
+        Public non-negative weights of the columns (default: equal weights).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``released`` with every suppressed cell replaced by its estimate (NaN where the row's
+        margin is missing).
+
+    Raises
+    ------
+    TypeError
+        ``suppressed`` not boolean.
+    ValueError
+        Shapes that disagree; a published cell not finite; a margin negative or infinite; a
+        prior weight negative or not finite.
+
+    Examples
+    --------
+    >>> x = np.array([[5.0, 0.0, 0.0], [4.0, 0.0, 3.0], [0.0, 0.0, 0.0]])
+    >>> sup = np.array([[False, True, True], [False, True, False], [True, True, False]])
+    >>> estimate_suppressed(x, sup, np.array([9.0, 8.5, np.nan])).tolist()
+    [[5.0, 2.0, 2.0], [4.0, 1.5, 3.0], [nan, nan, 0.0]]
+    >>> estimate_suppressed(x, sup, np.array([9.0, 8.5, np.nan]), prior=np.array([1.0, 1.0, 3.0]))[0].tolist()
+    [5.0, 1.0, 3.0]
+    """
+    x = np.asarray(released, dtype=float)
+    if x.ndim != 2:
+        raise ValueError(f"released: expected a (rows x columns) array, got shape {x.shape}")
+    sup = np.asarray(suppressed)
+    if sup.dtype != bool:
+        raise TypeError(f"suppressed: expected a boolean array, got dtype {sup.dtype}")
+    if sup.shape != x.shape:
+        raise ValueError(f"suppressed: expected the shape of released {x.shape}, got {sup.shape}")
+    m = np.asarray(margins, dtype=float)
+    if m.shape != (x.shape[0],):
+        raise ValueError(f"margins: expected one margin per row, shape {(x.shape[0],)}, got {m.shape}")
+    if np.isinf(m).any() or (m < 0).any():
+        raise ValueError(f"margins: expected non-negative margins or NaN (not published), got "
+                         f"{m[np.isinf(m) | (m < 0)][0]!r}")
+    if not np.isfinite(x[~sup]).all():
+        raise ValueError("released: expected finite published (unsuppressed) cells")
+    if prior is None:
+        w = np.ones(x.shape[1])
+    else:
+        w = np.asarray(prior, dtype=float)
+        if w.shape != (x.shape[1],):
+            raise ValueError(f"prior: expected one weight per column, shape {(x.shape[1],)}, got {w.shape}")
+        if not np.isfinite(w).all() or (w < 0).any():
+            raise ValueError(f"prior: expected finite non-negative weights, got {w.tolist()!r}")
+    published = np.where(sup, 0.0, x).sum(axis=1)
+    remainder = np.clip(m - published, 0.0, None)                   # NaN where the margin is missing
+    weight = np.where(sup, w[None, :], 0.0)
+    total = weight.sum(axis=1, keepdims=True)
+    equal = sup.astype(float)
+    weight = np.where(total > 0, weight, equal)                     # no prior weight on the row: equal shares
+    total = weight.sum(axis=1, keepdims=True)
+    share = np.divide(weight, total, out=np.zeros_like(weight), where=total > 0)
+    return np.where(sup, remainder[:, None] * share, x)

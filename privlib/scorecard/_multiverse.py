@@ -71,7 +71,6 @@ COSTLY_SECONDS = 5.0
 RULES_PENDING = {
     "empirical-privacy": ("seeds", "can_fail"),
     "diffgen": ("seeds", "can_fail"),
-    "one-scale": ("seeds", "can_fail"),
     "qwi-onthemap": ("seeds",),
     "qwi-onthemap-noise": ("seeds",),
 }
