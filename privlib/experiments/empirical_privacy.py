@@ -21,14 +21,15 @@ import pandas as pd
 
 from .._progress import check_progress
 from .._validation import as_generator, check_in, check_probability
-from ..metrics import Workload, leaf_counts, median_relative_error, overlap_fractions, privacy_breach
+from ..metrics import (Workload, estimate_answers, leaf_counts, median_relative_error, overlap_fractions,
+                       privacy_breach)
 from ..partition import Decomposition, dp_kdtree, encode_ordinal, mondrian
 from ._readings import QUERY_READINGS, QuerySample, query_readings
 from ._runner import check_n_jobs, run
 
 __all__ = ["ADULT_QI", "ADULT_SA", "CENSUS_QI", "CENSUS_SA", "CENSUS_EDUCATION", "N_SALARY_CLASSES", "Setup",
            "adult_setup", "census_setup", "industry_pay_class", "build", "measure", "evaluate", "sweep", "QUERY_READINGS",
-           "QuerySample", "query_readings"]
+           "QuerySample", "query_readings", "best_share"]
 
 
 # ----------------------------------------------------------------------------- setups
@@ -345,12 +346,43 @@ def measure(setup: Setup, workload: Workload, decomposition: Decomposition) -> d
     >>> m["beta"], m["alpha"]
     (1.0, 0.0)
     """
-    from ..attacks import naive_bayes
     if not isinstance(setup, Setup):
         raise TypeError(f"setup: expected a privlib.experiments.empirical_privacy.Setup, got {type(setup).__name__}")
+    return {**_breach(setup, decomposition), "alpha": median_relative_error(decomposition, workload)}
+
+
+def _breach(setup: Setup, decomposition: Decomposition) -> dict:
+    """The naive-Bayes attack on every record of ``setup``: leaves, accuracy, rho and beta."""
+    from ..attacks import naive_bayes
     br = privacy_breach(naive_bayes(decomposition, setup.df))
-    return {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta": br.beta,
-            "alpha": median_relative_error(decomposition, workload)}
+    return {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta": br.beta}
+
+
+#: The post-processings of noisy counts compared for alpha (:func:`privlib.metrics.leaf_counts`).
+_ALPHA_VARIANTS = (("alpha", {}), ("alpha_clipped", {"clip_negative": True}),
+                   ("alpha_clipped_total", {"clip_negative": True, "match_total": True}))
+
+
+#: Cells of the grid (the product of the QI widths + 1) up to which the three alphas use the grid method.
+_GRID_CELLS = 1_000_000
+
+
+def _alphas(workload: Workload, decomposition: Decomposition) -> dict:
+    """alpha from the counts as released, clipped, and clipped then rescaled to the noisy total.
+
+    A small domain (Adult) answers each from the grid of :func:`privlib.metrics.estimate_answers`;
+    a large one (the census) from one overlap matrix shared by the three -- in both cases the
+    method ``estimate_answers`` itself picks there, so the main alpha is the one
+    :func:`measure` gives, without a second overlap matrix.
+    """
+    widths = (decomposition.domain_upper - decomposition.domain_lower + 2).astype(float)
+    if np.prod(widths) <= _GRID_CELLS:
+        answers = [estimate_answers(decomposition, workload, method="grid", **kw) for _, kw in _ALPHA_VARIANTS]
+    else:
+        frac = overlap_fractions(decomposition, workload).astype(np.float64)
+        answers = [frac @ leaf_counts(decomposition, **kw).astype(np.float64) for _, kw in _ALPHA_VARIANTS]
+    return {col: float(np.median(np.abs(est - workload.answers) / workload.answers))
+            for (col, _), est in zip(_ALPHA_VARIANTS, answers)}
 
 
 def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng: int | np.random.Generator,
@@ -369,7 +401,7 @@ def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng:
     ``alpha_variants=True`` (not passed to :func:`build`) adds ``alpha_clipped`` and
     ``alpha_clipped_total``: the median relative error from counts with negative cells
     rounded up to 0, and from those counts rescaled to the noisy total
-    (:func:`privlib.metrics.leaf_counts`).
+    (:func:`privlib.metrics.leaf_counts`), the census's three from one overlap matrix.
 
     Parameters
     ----------
@@ -399,7 +431,8 @@ def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng:
     second = bool(kw.pop("second_classifier", False))
     seed = int(rng) if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool) else None
     dec = build(setup, model, value, rng=rng, **kw)
-    m = measure(setup, workload, dec)
+    # with the variants, one overlap matrix gives all three alphas (the main one included)
+    m = {**_breach(setup, dec), **_alphas(workload, dec)} if variants else measure(setup, workload, dec)
     row = dict(model=model, value=value, seed=seed, **kw, leaves=m["leaves"], depth=dec.height,
                **{key: m[key] for key in ("accuracy", "rho", "beta", "alpha")})
     if second:
@@ -412,11 +445,7 @@ def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng:
         row["leaf_emd_max"] = float(d.max())
         row["share_above_t"] = float(dec.counts[d > value + 1e-12].sum() / dec.counts.sum())
     if variants:
-        # one overlap matrix for both post-processings (the "overlap" method of estimate_answers)
-        frac = overlap_fractions(dec, workload).astype(np.float64)
-        for col, kw in (("alpha_clipped", {}), ("alpha_clipped_total", {"match_total": True})):
-            est = frac @ leaf_counts(dec, clip_negative=True, **kw)
-            row[col] = float(np.median(np.abs(est - workload.answers) / workload.answers))
+        row.update(alpha_clipped=m["alpha_clipped"], alpha_clipped_total=m["alpha_clipped_total"])
     return row
 
 
@@ -488,3 +517,74 @@ def sweep(setups: Mapping[Hashable, Setup], workloads: Mapping[Hashable, Workloa
     frame = pd.DataFrame(rows)
     frame.insert(0, "data", [t[0] for t in tasks])
     return frame
+
+
+# ----------------------------------------------------------------------------- Figure 5 read at fixed utility
+def best_share(points: pd.DataFrame, model: Hashable = "eps", *, n: int = 25) -> float:
+    """Share of fixed utility levels at which ``model`` gives the smallest breach (Section IV).
+
+    The source's bottom line: "differential privacy often provides the best empirical privacy
+    for a fixed (empirical) utility level".  On one data set's Figure 5 points (columns
+    ``model``, ``alpha``, ``beta``), ``n`` error levels are spaced evenly in log alpha over the
+    range where ``model``'s curve and at least one other curve both have points; at each level,
+    every curve whose alpha range contains it gives its beta, interpolated linearly in log alpha
+    between its points (sorted by alpha, a stable sort); ``model`` is best there when its beta is
+    at most every other such curve's.
+
+    Parameters
+    ----------
+    points : pandas.DataFrame
+        Columns ``model``, ``alpha`` (> 0) and ``beta``; at least one point of ``model`` and one
+        of another model.
+    model : hashable, default "eps"
+        The curve judged.
+    n : int, default 25
+        The number of error levels (at least 2).
+
+    Returns
+    -------
+    float
+        The share of the ``n`` levels at which ``model`` has the smallest beta; ``nan`` when
+        its alpha range meets no other curve's.
+
+    Raises
+    ------
+    ValueError
+        Missing columns, a non-positive alpha, no point of ``model`` or of another model, or
+        ``n`` below 2.
+
+    Examples
+    --------
+    >>> p = pd.DataFrame({"model": ["eps", "eps", "k", "k"], "alpha": [0.01, 1.0, 0.01, 1.0],
+    ...                   "beta": [1.0, 0.0, 0.6, 0.6]})
+    >>> best_share(p, n=5)     # DP below k from alpha = 10**-1 on: 3 of the 5 levels
+    0.6
+    """
+    missing = sorted({"model", "alpha", "beta"} - set(points.columns))
+    if missing:
+        raise ValueError(f"points: expected the columns model, alpha and beta, missing {missing}")
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"n: expected an int of at least 2, got {n!r}")
+    alpha = points["alpha"].to_numpy(dtype=float)
+    if not (alpha > 0).all():
+        raise ValueError("points: every alpha must be positive (the levels are spaced in log alpha)")
+    mine = points["model"] == model
+    if not mine.any() or mine.all():
+        raise ValueError(f"model: expected points of {model!r} and of another model, got models "
+                         f"{sorted(map(str, set(points['model'])))}")
+    curves = {m: g.sort_values("alpha", kind="stable") for m, g in points.groupby("model", sort=False)}
+    own = curves[model]
+    others = [g for m, g in curves.items() if m != model]
+    lo = max(own["alpha"].min(), min(g["alpha"].min() for g in others))
+    hi = min(own["alpha"].max(), max(g["alpha"].max() for g in others))
+    if not lo < hi:
+        return float("nan")
+    grid = np.geomspace(lo, hi, n)
+
+    def beta_at(g):
+        a = g["alpha"].to_numpy(dtype=float)
+        b = np.interp(np.log(grid), np.log(a), g["beta"].to_numpy(dtype=float))
+        return np.where((grid >= a.min()) & (grid <= a.max()), b, np.inf)
+
+    rival = np.min([beta_at(g) for g in others], axis=0)
+    return float(np.mean(beta_at(own) <= rival))
