@@ -70,7 +70,6 @@ COSTLY_SECONDS = 5.0
 #: ``"can_fail"``.  Each entry is a debt, shown under the rows concerned.
 RULES_PENDING = {
     "empirical-privacy": ("seeds", "can_fail"),
-    "diffgen": ("seeds", "can_fail"),
     "one-scale": ("seeds", "can_fail"),
     "qwi-onthemap": ("seeds",),
     "qwi-onthemap-noise": ("seeds",),
