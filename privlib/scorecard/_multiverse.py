@@ -72,8 +72,6 @@ RULES_PENDING = {
     "empirical-privacy": ("seeds", "can_fail"),
     "diffgen": ("seeds", "can_fail"),
     "one-scale": ("seeds", "can_fail"),
-    "qwi-onthemap": ("seeds",),
-    "qwi-onthemap-noise": ("seeds",),
 }
 
 _SLUG_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
