@@ -2,8 +2,7 @@
 import pandas as pd
 import pytest
 
-from privlib.scorecard import load_readings
-from privlib.scorecard._multiverse import MIN_COSTLY_SEEDS, MIN_NOISE_SEEDS, RULES_PENDING, load_choices
+from privlib.scorecard import COSTLY_SECONDS, MIN_COSTLY_SEEDS, MIN_NOISE_SEEDS, RULES_PENDING, load_choices, load_readings
 
 CH1_CHOICES = {"ldiv-meaning": {"distinct", "entropy", "recursive"},
                "quality-metric": {"both", "dm", "group-size"},
@@ -38,7 +37,7 @@ def test_chapter_4_noise_rows_are_judged_over_enough_seeds(chapter):
     frame = load_readings(chapter)
     noisy = frame[frame["seeds"] != ""]
     assert len(noisy) > 0
-    need = [MIN_COSTLY_SEEDS if s and float(s) > 5 else MIN_NOISE_SEEDS for s in noisy["seed_seconds"]]
+    need = [MIN_COSTLY_SEEDS if s and float(s) > COSTLY_SECONDS else MIN_NOISE_SEEDS for s in noisy["seed_seconds"]]
     assert (pd.to_numeric(noisy["seeds"]).to_numpy() >= need).all()
     # the far-weight calibration: every option over seeds, not one construction
     far = frame[frame["choice"] == "far-weight"]
