@@ -69,8 +69,6 @@ COSTLY_SECONDS = 5.0
 #: Rules not yet applied to a chapter's registry: ``"seeds"`` (:data:`MIN_NOISE_SEEDS`) and
 #: ``"can_fail"``.  Each entry is a debt, shown under the rows concerned.
 RULES_PENDING = {
-    "qwi-onthemap": ("seeds",),
-    "qwi-onthemap-noise": ("seeds",),
 }
 
 _SLUG_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-")
