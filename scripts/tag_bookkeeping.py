@@ -138,12 +138,21 @@ def _is_book(stmt) -> bool:
     return bool(_kinds([stmt], nested=False))
 
 
+def _comprehension_names(node) -> set:
+    """Names bound by the comprehensions inside ``node`` (local to them)."""
+    return {n.id for c in ast.walk(node) if isinstance(c, ast.comprehension)
+            for n in ast.walk(c.target) if isinstance(n, ast.Name)}
+
+
 def _reads(node) -> set:
-    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)} \
+        - _comprehension_names(node)
 
 
 def _sets(node) -> set:
-    """The names a statement binds or mutates (``x = ``, ``x[i] = ``, ``x.a = ``, ``x.append(...)``)."""
+    """The names a statement binds or may change: assigned (``x = ``, ``x[i] = ``, ``x.a = ``,
+    ``del x``), defined or imported, and, in a call made for its effect (``x.append(...)``,
+    ``shuffle(x)``), every name the call mentions."""
     out = set()
     for n in ast.walk(node):
         if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
@@ -152,13 +161,23 @@ def _sets(node) -> set:
             out.add(n.name)
         elif isinstance(n, (ast.Import, ast.ImportFrom)):
             out |= {(a.asname or a.name).split(".")[0] for a in n.names}
-        elif isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)) \
-                or isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute):
-            b = n.func.value if isinstance(n, ast.Call) else n.value
+        elif isinstance(n, (ast.Attribute, ast.Subscript)) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            b = n.value
             while isinstance(b, (ast.Attribute, ast.Subscript, ast.Call)):
                 b = b.func if isinstance(b, ast.Call) else b.value
             if isinstance(b, ast.Name):
                 out.add(b.id)
+        elif isinstance(n, ast.Expr) and isinstance(n.value, ast.Call) and not _silent(n):
+            out |= _reads(n.value)
+    return (out | {n.id for n in ast.walk(node) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}) \
+        - (_comprehension_names(node) if not isinstance(node, (ast.For, ast.While)) else set())
+
+
+def _binds(stmt) -> set:
+    """The names a bookkeeping statement changes: those it assigns, and ``card`` when it records."""
+    out = {n.id for n in ast.walk(stmt) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+    if any(isinstance(n, ast.Call) and _call_kind(n) == "record" for n in ast.walk(stmt)):
+        out.add("card")
     return out
 
 
@@ -188,7 +207,7 @@ def _segments(tree) -> list:
         if _is_book(s):
             book.append(s)
             continue
-        if book and (_sets(s) & set().union(*map(_reads, book)) or _reads(s) & set().union(*map(_sets, book))):
+        if book and (_sets(s) & set().union(*map(_reads, book)) or _reads(s) & set().union(*map(_binds, book))):
             segs.append((comp, book))
             comp, book = [], []
         comp.append(s)
@@ -214,7 +233,7 @@ def _silent(stmt) -> bool:
     if isinstance(v, ast.Call):
         f = v.func
         name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
-        return name in {"print", "display", "show"}
+        return name in {"print", "display", "show"} | GLUE | PUBLISH | CARD_PUBLISH | DISPLAY
     return False
 
 
@@ -263,6 +282,17 @@ def split_cell(cell: dict) -> list | None:
         owner = next((i for i in book_segs if name in _glue_names(segs[i][1])), book_segs[-1])
         glue_for[owner].append(o)
     comp_segs = [i for i, (c, _) in enumerate(segs) if c]
+
+    def calls(i, names):
+        return any(isinstance(n, ast.Call) and (getattr(n.func, "id", None) or getattr(n.func, "attr", None)) in names
+                   for s in segs[i][0] for n in ast.walk(s))
+
+    def owner_of(o):
+        """The computation part that made an output: prints and displays where they are called."""
+        names = {"stream": {"print"}, "display_data": {"display", "show", "imshow", "plot"}}.get(o["output_type"])
+        if names and len(comp_segs) > 1:
+            return next((i for i in comp_segs if calls(i, names)), comp_segs[-1])
+        return comp_segs[-1]
     new, n_c, n_b = [], 0, 0
     for i, (comp, book) in enumerate(segs):
         if comp:
@@ -281,11 +311,16 @@ def split_cell(cell: dict) -> list | None:
             c = dict(cell) if n_c == 1 else {"cell_type": "code", "execution_count": None,
                                               "id": f"{cell['id']}-c{n_c}", "metadata": {}, "outputs": []}
             c["source"] = text.splitlines(keepends=True)
-            c["outputs"] = _coalesce(other) if i == comp_segs[-1] else []
+            c["outputs"] = _coalesce([o for o in other if owner_of(o) == i])
             new.append(c)
         if book:
             n_b += 1
-            text = _text(lines, book, bounds)
+            last, shown = book[-1], lines
+            if isinstance(last, ast.Expr) and last is not body[-1] and not _silent(last):
+                shown = list(lines)                     # card.record(...) returns its claim
+                ln, cut = shown[last.end_lineno - 1], last.end_col_offset
+                shown[last.end_lineno - 1] = ln[:cut] + ";" + ln[cut:]
+            text = _text(shown, book, bounds)
             if i == len(segs) - 1 and tail.strip() and last_is_book:
                 text = text + "\n" + tail
             tag = bookkeeping(text) or "hide-input"

@@ -82,3 +82,13 @@ def test_no_visible_cell_holds_a_bookkeeping_statement(path):
     bad = {k: v for k, v in bad.items() if v}
     assert not bad, (f"{path.relative_to(ROOT)}: visible cells with bookkeeping lines "
                      f"(python scripts/tag_bookkeeping.py splits them): {bad}")
+
+
+def test_a_split_keeps_what_each_part_shows():
+    # the table shown last stays with the computation; the claim card.record returns is not shown
+    cells = tag_bookkeeping.split_cell(_cell('rows = f()\ncard.record("a", rows["x"].all())\nrows'))
+    assert [(c["id"], "".join(c["source"])) for c in cells] == [
+        ("a1", "rows = f()\nrows"), ("a1-bk", 'card.record("a", rows["x"].all());')]
+    # a call made for its effect on what a glue reads keeps the glue before it
+    cells = tag_bookkeeping.split_cell(_cell('x = [1]\nglue_num("n", len(x))\nx.append(2)'))
+    assert [c["id"] for c in cells] == ["a1", "a1-bk", "a1-c2"]
