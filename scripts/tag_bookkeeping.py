@@ -24,8 +24,8 @@ outputs), and its top-level bookkeeping statements move to a new cell right afte
 scorecard's table).  A bookkeeping statement moves only past computation that does not change
 what it reads (nor read what it sets); where it would, the cell is split at that point into
 several computation/bookkeeping pairs (``<id>``, ``<id>-bk``, ``<id>-c2``, ``<id>-bk2``, ...).
-When the computation's last statement was not the cell's last, it gets a ``;`` so that it does not
-start displaying its value.  Bookkeeping inside a loop that also computes stays where it is.
+When a part's last statement is an expression that was not the cell's last, it is assigned to
+``_`` so that it does not start displaying its value.  Bookkeeping inside a loop that also computes stays where it is.
 Re-running changes nothing: a split cell holds no bookkeeping statement any more.
 
 Usage::
@@ -237,6 +237,16 @@ def _silent(stmt) -> bool:
     return False
 
 
+def _discard(lines: list, stmt) -> list:
+    """``lines`` with the expression statement ``stmt`` assigned to ``_``: its value is not displayed
+    (a trailing ``;`` is not enough: IPython looks for it in the input history, which nbval does not
+    keep)."""
+    out = list(lines)
+    ln, col = out[stmt.lineno - 1], stmt.col_offset
+    out[stmt.lineno - 1] = ln[:col] + "_ = " + ln[col:]
+    return out
+
+
 def _coalesce(outputs: list) -> list:
     out = []
     for o in outputs:
@@ -298,10 +308,8 @@ def split_cell(cell: dict) -> list | None:
         if comp:
             last, shown = comp[-1], lines
             if isinstance(last, ast.Expr) and last is not body[-1] and not _silent(last):
-                # silence a value that the cell did not display before the split
-                shown = list(lines)
-                ln, cut = shown[last.end_lineno - 1], last.end_col_offset
-                shown[last.end_lineno - 1] = ln[:cut] + ";" + ln[cut:]
+                # a value the cell did not display before the split stays undisplayed
+                shown = _discard(lines, last)
             text = _text(shown, comp, bounds)
             if n_c == 0 and head:
                 text = head + "\n" + text
@@ -317,9 +325,8 @@ def split_cell(cell: dict) -> list | None:
             n_b += 1
             last, shown = book[-1], lines
             if isinstance(last, ast.Expr) and last is not body[-1] and not _silent(last):
-                shown = list(lines)                     # card.record(...) returns its claim
-                ln, cut = shown[last.end_lineno - 1], last.end_col_offset
-                shown[last.end_lineno - 1] = ln[:cut] + ";" + ln[cut:]
+                # card.record(...) returns its claim, which the cell did not display
+                shown = _discard(lines, last)
             text = _text(shown, book, bounds)
             if i == len(segs) - 1 and tail.strip() and last_is_book:
                 text = text + "\n" + tail

@@ -56,7 +56,7 @@ def test_a_mixed_cell_is_split_with_its_outputs():
     assert cells[1]["outputs"] == [glue_out] and cells[1]["metadata"]["tags"] == ["remove-input"]
     # a value not shown before the split is not shown after it
     cells = tag_bookkeeping.split_cell(_cell('ax.plot(x)\ncard.record("a", 1)'))
-    assert "".join(cells[0]["source"]) == "ax.plot(x);" and cells[1]["metadata"]["tags"] == ["hide-input"]
+    assert "".join(cells[0]["source"]) == "_ = ax.plot(x)" and cells[1]["metadata"]["tags"] == ["hide-input"]
     # a glue never moves past a change of what it reads
     cells = tag_bookkeeping.split_cell(_cell('t = 1\nglue_num("t", t)\nt = 2\nglue_num("u", t)'))
     assert [(c["id"], "".join(c["source"])) for c in cells] == [
@@ -88,7 +88,7 @@ def test_a_split_keeps_what_each_part_shows():
     # the table shown last stays with the computation; the claim card.record returns is not shown
     cells = tag_bookkeeping.split_cell(_cell('rows = f()\ncard.record("a", rows["x"].all())\nrows'))
     assert [(c["id"], "".join(c["source"])) for c in cells] == [
-        ("a1", "rows = f()\nrows"), ("a1-bk", 'card.record("a", rows["x"].all());')]
+        ("a1", "rows = f()\nrows"), ("a1-bk", '_ = card.record("a", rows["x"].all())')]
     # a call made for its effect on what a glue reads keeps the glue before it
     cells = tag_bookkeeping.split_cell(_cell('x = [1]\nglue_num("n", len(x))\nx.append(2)'))
     assert [c["id"] for c in cells] == ["a1", "a1-bk", "a1-c2"]
