@@ -1,15 +1,23 @@
-"""One meaning per symbol and page: every formula's symbols against the notation page's table.
+"""One meaning per symbol across the book: every formula's symbols against the notation page's table.
 
 ``book/notation.md`` ends with a table *Which meaning on which page*: symbol (TeX, in
-backticks), meaning, pages.  For every page of ``_toc.yml`` (the API reference and the notation
-page aside) the symbols of its markdown math must each be registered for that page, and no page
-may be listed under two meanings of one symbol.  An answer key (``book/answers/X``) uses the
-meanings of its chapter ``X``; the glossary may use any registered meaning (its terms come from
-every page).
+backticks), meaning, whose notation, pages.  The rule:
+
+* the book's own notation (the Foundations, chapter 6, the tutorials, the course, the glossary
+  and the back matter) gives each symbol exactly one meaning, the row marked ``book``;
+* a chapter 1-5 may keep its source's letter where the source defines it differently: that row
+  is marked ``source, chapter N``, lists only pages of chapter ``N`` (and its answer key), and a
+  paragraph of the chapter that says "the source writes ..." shows the symbol;
+* no symbol has two ``book`` meanings, and no page uses two meanings of one symbol.
+
+For every page of ``_toc.yml`` (the API reference and the notation page aside) the symbols of
+its markdown math must each be registered for that page.  An answer key (``book/answers/X``)
+uses the meanings of its chapter ``X``.
 
 A symbol is a Greek letter or a single Latin letter (a word such as HI or QI is a name); its
-subscript, and a following ``(`` or ``[``, make more specific readings (``N_o``, ``c(``,
-``D[``) that the table may register separately; ``\\text{}``, ``\\mathrm{}`` and inline code
+subscript makes a more specific reading (``N_o``, ``n_u``) that the table may register
+separately; a following ``(`` or ``[`` (``c(``, ``D[``) is only a lookup hint: for the one-meaning
+rule ``D[P, Q]`` and ``D`` are the same letter; ``\\text{}``, ``\\mathrm{}`` and inline code
 are not math symbols.
 """
 import json
@@ -98,18 +106,35 @@ def _normal(symbol: str) -> str:
     return re.sub(r"\\mathcal\s*\{([A-Z])\}", r"\\mathcal\1", symbol.strip())
 
 
-def registry() -> dict:
-    """{symbol: [(meaning, pages), ...]} from the table; pages is a set of page names or {'*'}."""
+def letter(symbol: str) -> str:
+    """The symbol the one-meaning rule counts: ``D[`` and ``D(`` are ``D``; ``N_o`` stays ``N_o``."""
+    return symbol.rstrip("([")
+
+
+def rows() -> list:
+    """[(symbols, meaning, whose, pages)] of the table; whose is 'book' or a chapter number
+    (the source's local notation); pages a set of page names or {'*'}."""
     text = NOTATION.read_text(encoding="utf-8")
     section = text.split("(notation-by-page)=", 1)[1]
-    out: dict = {}
+    out = []
     for line in section.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) != 3 or not cells[0].startswith("`"):
+        if len(cells) != 4 or not cells[0].startswith("`"):
             continue
-        pages = {"*"} if cells[2] == "all pages" else {p.strip() for p in cells[2].split(",")}
-        for sym in re.findall(r"`([^`]+)`", cells[0]):
-            out.setdefault(_normal(sym), []).append((cells[1], pages))
+        m = re.fullmatch(r"book|source, chapter (\d)", cells[2])
+        assert m, f"notation table: whose notation must be 'book' or 'source, chapter N', not {cells[2]!r}"
+        pages = {"*"} if cells[3] == "all pages" else {p.strip() for p in cells[3].split(",")}
+        syms = [_normal(s) for s in re.findall(r"`([^`]+)`", cells[0])]
+        out.append((syms, cells[1], m.group(1) or "book", pages))
+    return out
+
+
+def registry() -> dict:
+    """{symbol: [(meaning, pages), ...]} from the table; pages is a set of page names or {'*'}."""
+    out: dict = {}
+    for syms, meaning, _, pages in rows():
+        for sym in syms:
+            out.setdefault(sym, []).append((meaning, pages))
     return out
 
 
@@ -127,6 +152,16 @@ def _toc_files() -> list:
                 walk(v)
     walk(yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8")))
     return [f for f in files if not f.startswith("book/api/") and f != "book/notation"]
+
+
+def chapters() -> dict:
+    """{chapter number: its page names} for the reproductions 1-5 (chapter 6 uses the book's notation)."""
+    out: dict = {}
+    for f in _toc_files():
+        m = re.match(r"book/ch([1-5])_", f)
+        if m:
+            out.setdefault(m.group(1), set()).add(page_name(f))
+    return out
 
 
 def page_name(file: str) -> str:
@@ -149,7 +184,7 @@ def unregistered(markdown: str, page: str, table: dict) -> list:
     for math in math_spans(markdown):
         for cands in tokens(math):
             entries = [e for c in cands for e in table.get(c, [])]
-            if not any(page == "glossary" or "*" in pages or page in pages for _, pages in entries):
+            if not any("*" in pages or page in pages for _, pages in entries):
                 bad.append(f"{cands[0]} in ${math.strip()[:60]}$")
     return bad
 
@@ -164,17 +199,66 @@ def test_the_tokenizer():
     assert math_spans("a $k$ b `$x$` c $$\nD\n$$ costs \\$5") == ["k", "\nD\n"]
 
 
+def _by_letter() -> dict:
+    """{letter: [(meaning, whose, pages), ...]}: one entry per row and letter."""
+    out: dict = {}
+    for syms, meaning, whose, pages in rows():
+        for sym in dict.fromkeys(letter(s) for s in syms):
+            out.setdefault(sym, []).append((meaning, whose, pages))
+    return out
+
+
 def test_the_table_is_well_formed():
     table = registry()
+    assert rows() and all(len(r[0]) for r in rows())
     assert {"\\varepsilon", "\\gamma", "\\delta", "k", "\\ell", "t", "\\beta", "\\lambda", "h", "n", "N_o", "\\Delta",
             "\\alpha"} <= set(table)
     known = {page_name(f) for f in _toc_files()}
     for sym, meanings in table.items():
         for meaning, pages in meanings:
             assert pages == {"*"} or pages <= known, f"{sym} ({meaning}): unknown pages {pages - known}"
-        listed = [p for _, pages in meanings for p in pages if p != "*"]
+
+    by_letter = _by_letter()
+    for sym, meanings in by_letter.items():
+        listed = [p for _, _, pages in meanings for p in pages if p != "*"]
         twice = {p for p in listed if listed.count(p) > 1}
         assert not twice, f"{sym} has two meanings on {sorted(twice)}: one meaning per page"
+        if any("*" in pages for _, _, pages in meanings):
+            assert len(meanings) == 1, f"{sym} means the same on all pages, yet has {len(meanings)} rows"
+
+
+def test_one_book_meaning_per_symbol_and_source_notation_stays_in_its_chapter():
+    chap = chapters()
+    by_letter = _by_letter()
+    for sym, meanings in by_letter.items():
+        book = [m for m, whose, _ in meanings if whose == "book"]
+        assert len(book) <= 1, f"{sym} has {len(book)} book-wide meanings: {book}"
+        for meaning, whose, pages in meanings:
+            if whose != "book":
+                assert whose in chap, f"{sym} ({meaning}): no chapter {whose} keeps its source's notation"
+                assert "*" not in pages and pages <= chap[whose], \
+                    f"{sym} ({meaning}): the source's notation of chapter {whose} used outside it: {pages - chap[whose]}"
+
+
+def _paragraphs(file: str) -> list:
+    return [p for p in re.split(r"\n\s*\n", _markdown(file))]
+
+
+@pytest.mark.parametrize("row", [r for r in rows() if r[2] != "book"], ids=lambda r: r[0][0])
+def test_the_chapter_says_where_it_keeps_its_sources_notation(row):
+    """A local meaning is announced: a paragraph of the chapter says 'the source writes' next to the symbol."""
+    syms, meaning, whose, pages = row
+    files = [f for f in _toc_files() if re.match(rf"book/ch{whose}_", f)]
+    said = set()
+    for f in files:
+        for par in _paragraphs(f):
+            if re.search(r"\bsource\b[^.]*?\bwrites?\b|\bslides write\b", par):
+                for math in math_spans(par):
+                    for cands in tokens(math):
+                        said |= {letter(c) for c in cands}
+    assert {letter(s) for s in syms} & said, (
+        f"{syms} ({meaning}): chapter {whose} keeps its source's notation but no paragraph says "
+        f"'the source writes ...' with the symbol")
 
 
 @pytest.mark.parametrize("file", _toc_files())
