@@ -112,13 +112,19 @@ def test_smoothing_ranks_by_the_product_alone_and_refuses_bad_values():
 
 
 @pytest.mark.parametrize("seed", [0, 3])
-def test_dense_and_sparse_paths_agree(seed, monkeypatch):
+def test_dense_and_sparse_paths_agree(seed):
     """The dense histograms (small users x bins models) and the sparse products give the same
     ranks, draw for draw: the dense model adds the same float 1/n_train as often as the sparse sum."""
-    from privlib.reident import _attacks
-
     rec = R.encode_records(_population(seed, n_u=60, n=50, k=9), model=R.exhaustive())
     dense = R.fresh_success_rate(rec, n_train=35, leakages=8, levels=np.arange(1, 61), rng=seed, chunk=11)
-    monkeypatch.setattr(_attacks, "_DENSE_CELLS", 0)
-    sparse = R.fresh_success_rate(rec, n_train=35, leakages=8, levels=np.arange(1, 61), rng=seed, chunk=11)
+    sparse = R.fresh_success_rate(rec, n_train=35, leakages=8, levels=np.arange(1, 61), rng=seed, chunk=11,
+                                  dense=False)
     pd.testing.assert_frame_equal(dense, sparse)
+
+
+def test_dense_argument_errors():
+    rec = R.encode_records(_population(0), model=R.exhaustive())
+    with pytest.raises(TypeError, match="dense"):
+        R.fresh_success_rate(rec, n_train=30, leakages=6, levels=[1], rng=0, dense="yes")
+    with pytest.raises(ValueError, match="smoothing"):
+        R.fresh_success_rate(rec, n_train=30, leakages=6, levels=[1], rng=0, dense=False, smoothing=0.5)

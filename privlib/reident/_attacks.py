@@ -158,7 +158,8 @@ _DENSE_CELLS = 50_000_000
 @shared_doc(success_returns=SUCCESS_RETURNS_DOC)
 def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
                        levels: int | Sequence[int] | np.ndarray, rng: int | np.random.Generator,
-                       chunk: int = 512, smoothing: float = 0.0) -> pd.DataFrame:
+                       chunk: int = 512, smoothing: float = 0.0,
+                       dense: bool | None = None) -> pd.DataFrame:
     """Level-l success rate of re-identification with fresh external leakages.
 
     Section V-A: "given the amount of collected observations, ``c * 13.68 / 0.19`` leakages
@@ -194,7 +195,10 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
         (``g~(o|u_j) = (count_j(o) + smoothing) / (n_train + smoothing * S)``, add-``smoothing``
         smoothing): with ``smoothing > 0`` no leakage has probability zero and candidates are
         ranked by the product alone.  0 (the default) is the rule above.  Needs the dense
-        users x bins model (``n_u * S <= 5e7``).
+        users x bins model.
+    dense : bool, optional
+        Score with dense users x bins arrays (True) or sparse products (False); by default
+        dense when ``n_u * S <= 5e7``.  Both give the same ranks, draw for draw.
 
     {{success_returns}}
 
@@ -245,7 +249,12 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
     pos = np.arange(len(user)) - np.repeat(start, np.diff(np.r_[start, len(user)]))
     train, leak = pos < n_train, (pos >= n_train) & (pos < n_train + m)
     sym = records.symbol.astype(np.int64)
-    dense = n_u * S <= _DENSE_CELLS
+    if dense is None:
+        dense = n_u * S <= _DENSE_CELLS
+    elif not isinstance(dense, (bool, np.bool_)):
+        raise TypeError(f"dense: expected True, False or None, got {dense!r}")
+    elif dense and n_u * S > _DENSE_CELLS:
+        raise ValueError(f"dense: the users x bins model has {n_u:,} x {S:,} cells, above {_DENSE_CELLS:,}")
     if smoothing and not dense:
         raise ValueError(f"smoothing: needs the dense users x bins model (n_u * S <= {_DENSE_CELLS:,}), "
                          f"got {n_u:,} x {S:,}")
