@@ -336,13 +336,15 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
         tt = wt[c0:c0 + chunk]
         dist = tract_distances(geo, tt)
         key = _unit_keys(geo, dist, cut)
-        code = (np.arange(c0, c0 + tt.size)[:, None] * K + key).ravel()
-        u = gen.random(code.size)
-        order = np.argsort(code + u)  # sort: unique keys (code < 2^52 plus a continuous draw)
-        code_o = code[order]
-        first = np.r_[True, code_o[1:] != code_o[:-1]]
-        ucode = code_o[first]
-        rep_tract = (order[first] % n_t)
+        local = (np.arange(tt.size)[:, None] * K + key).ravel()   # unit of each (work, home) tract pair
+        u = gen.random(local.size)
+        # each unit's representative: its pair with the smallest draw (one pass, no sort of all pairs)
+        low = np.full(tt.size * K, np.inf)
+        np.minimum.at(low, local, u)
+        rep = np.flatnonzero(u == low[local])                      # one pair per unit (draws never tie)
+        rep = rep[np.argsort(local[rep], kind="stable")]           # in unit order
+        ucode = c0 * K + local[rep]
+        rep_tract = rep % n_t
         rep_block = rep_tract * bpt + gen.integers(0, bpt, size=ucode.size)
         # prior counts of the chunk's work tracts, mapped to units
         lo, hi = np.searchsorted(pw_s, tt[0], side="left"), np.searchsorted(pw_s, tt[-1], side="right")
