@@ -522,7 +522,7 @@ class TCloseness(Requirement):
             Class sizes (the row sums of ``counts``); an empty class gets distance 0.
         counts : array or scipy.sparse matrix of shape (m, S)
             Sensitive-value counts of every class (dense and sparse counts are read by the same
-            formulas, :func:`_emd_rows`: the equal and ordered distances from the non-zero
+            formulas, ``_emd_rows``: the equal and ordered distances from the non-zero
             counts only).
         q : array of shape (S,), optional
             The reference distribution; default the distribution of all the classes together
