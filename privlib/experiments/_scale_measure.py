@@ -164,6 +164,7 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     its range's prefix sums.  Domains of more than 5e7 cells x ranges fall back on
     :func:`_sa_answers_by_group` (the independent check).
     """
+    from ..metrics._workload import _corners
     S = len(decomposition.sa_values)
     slo, shi = workload.lower[:, -1], workload.upper[:, -1]
     if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
@@ -192,10 +193,9 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     n_corner = 1 if unit else 1 << d                          # unit cells: the density is the count itself
     flat = np.empty((n_corner, keep.size), dtype=np.int64)
     sign = np.empty(n_corner)
-    for corner in range(n_corner):
-        bits = np.array([corner >> j & 1 for j in range(d)], dtype=bool)
-        flat[corner] = np.ravel_multi_index(tuple(np.where(bits[None, :], b, a).T), shape)
-        sign[corner] = -1.0 if bits.sum() % 2 else 1.0
+    for corner, (idx, s) in zip(range(n_corner), _corners(a, b)):
+        flat[corner] = np.ravel_multi_index(idx, shape)
+        sign[corner] = s
     G = np.bincount((flat[:, :, None] * R + np.arange(R)).ravel(),
                     weights=(sign[:, None, None] * dens[None, :, :]).ravel(), minlength=ncell * R)
     G = G.reshape(shape + (R,))
@@ -209,10 +209,8 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
     QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
     out = np.zeros(workload.n_queries)
-    for corner in range(1 << d):
-        bits = np.array([corner >> j & 1 for j in range(d)], dtype=bool)
-        idx = np.where(bits[None, :], QL, QU)
-        out += (-1.0 if bits.sum() % 2 else 1.0) * P[tuple(idx.T) + (which,)]
+    for idx, s in _corners(QU, QL):
+        out += s * P[idx + (which,)]
     return out
 
 
