@@ -25,7 +25,8 @@ scorecard's table).  A bookkeeping statement moves only past computation that do
 what it reads (nor read what it sets); where it would, the cell is split at that point into
 several computation/bookkeeping pairs (``<id>``, ``<id>-bk``, ``<id>-c2``, ``<id>-bk2``, ...).
 When a part's last statement is an expression that was not the cell's last, it is assigned to
-``_`` so that it does not start displaying its value.  Bookkeeping inside a loop that also computes stays where it is.
+``_`` so that it does not start displaying its value.  Bookkeeping inside a loop (or another statement) that also computes cannot be split off: ``--check`` lists it
+(:func:`buried`) and it is moved by hand (the loop collects the values, a quiet cell glues or records them).
 Re-running changes nothing: a split cell holds no bookkeeping statement any more.
 
 Usage::
@@ -197,6 +198,25 @@ def mixed(source: str) -> list:
     if all(book) or not any(book):
         return []
     return [lines[s.lineno - 1].strip() for s, b in zip(tree.body, book) if b]
+
+
+def buried(source: str) -> list:
+    """The bookkeeping calls (first lines) inside a statement that also computes: a glue or a
+    record in the body of a loop, a ``with`` or a function that does other work.  They cannot be
+    moved by :func:`split_cell`; the computation collects their values (a dict filled in the
+    loop) and a quiet cell after it glues or records them.
+
+    >>> buried('for k in K:\\n    x = f(k)\\n    print(x)\\n    glue_num(k, x)')
+    ['glue_num(k, x)']
+    >>> buried('for k in K:\\n    glue_num(k, r[k])'), buried('x = f(1)\\nglue_num("x", x)')
+    ([], [])
+    """
+    parsed = _parse(source)
+    if parsed is None:
+        return []
+    tree, lines = parsed
+    return [lines[n.lineno - 1].strip() for s in tree.body if not _is_book(s)
+            for n in ast.walk(s) if isinstance(n, ast.Call) and _call_kind(n)]
 
 
 def _segments(tree) -> list:
@@ -395,6 +415,11 @@ def main(argv=None) -> int:
             if c["cell_type"] == "code" and not set(c.get("metadata", {}).get("tags", [])) & set(QUIET) \
                     and mixed("".join(c["source"])):
                 print(f"{path.relative_to(ROOT)} cell {c.get('id')}: mixed, split  ({mixed(''.join(c['source']))[0][:60]})")
+                missing += 1
+            if c["cell_type"] == "code" and not set(c.get("metadata", {}).get("tags", [])) & set(QUIET) \
+                    and buried("".join(c["source"])):
+                print(f"{path.relative_to(ROOT)} cell {c.get('id')}: bookkeeping inside a computing statement, "
+                      f"move it by hand  ({buried(''.join(c['source']))[0][:60]})")
                 missing += 1
         if not args.check:
             n_split = split_notebook(nb)

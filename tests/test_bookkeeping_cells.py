@@ -77,11 +77,27 @@ def test_a_mixed_cell_is_split_with_its_outputs():
 def test_no_visible_cell_holds_a_bookkeeping_statement(path):
     nb = json.loads(path.read_text(encoding="utf-8"))
     quiet = set(tag_bookkeeping.QUIET)
-    bad = {c.get("id"): tag_bookkeeping.mixed("".join(c["source"])) for c in nb["cells"]
+    # top-level bookkeeping next to computation (split it off), or inside a loop, a ``with`` or a
+    # function that also computes (collect the values, glue or record them in a quiet cell)
+    bad = {c.get("id"): tag_bookkeeping.mixed("".join(c["source"])) + tag_bookkeeping.buried("".join(c["source"]))
+           for c in nb["cells"]
            if c["cell_type"] == "code" and not set(c.get("metadata", {}).get("tags", [])) & quiet}
     bad = {k: v for k, v in bad.items() if v}
     assert not bad, (f"{path.relative_to(ROOT)}: visible cells with bookkeeping lines "
                      f"(python scripts/tag_bookkeeping.py splits them): {bad}")
+
+
+@pytest.mark.parametrize("source, lines", [
+    ('for k in K:\n    x = f(k)\n    print(x)\n    glue_num(k, x)', ["glue_num(k, x)"]),
+    ('for n in N:\n    print(n)\n    card.record(n, 1)', ["card.record(n, 1)"]),
+    ('with catch() as w:\n    warnings.simplefilter("always")\n    f()', ['warnings.simplefilter("always")']),
+    ('def g(x):\n    glue_num("x", x)\n    return x', ['glue_num("x", x)']),
+    ('for k in K:\n    v = r[k]\n    card.record(k, v)', []),       # all bookkeeping: a quiet cell
+    ('x = f(1)\nglue_num("x", x)', []),                                # top level: mixed() splits it
+    ('for k in K:\n    print(k)', []),
+])
+def test_bookkeeping_buried_in_computation_is_found(source, lines):
+    assert tag_bookkeeping.buried(source) == lines
 
 
 def test_a_split_keeps_what_each_part_shows():

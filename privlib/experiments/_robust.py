@@ -31,7 +31,7 @@ import pandas as pd
 from .._validation import as_generator, check_in, check_int
 from ..metrics import Workload
 from ..partition import Decomposition
-from .empirical_privacy import Setup
+from .empirical_privacy import Setup, _top_correct
 
 __all__ = ["ANCHORS", "ATTACKERS", "HIERARCHICAL_BRANCHING", "anchor_release", "hierarchical_release",
            "attack_measures", "fraction_workload", "frontier", "frontier_difference", "bootstrap_difference",
@@ -227,10 +227,7 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     Hc = np.clip(H, 0.0, None)
     out = {}
     nb = naive_bayes(decomposition, df)
-    correct = nb.predicted == nb.actual
-    k = max(int(round(TOP_SHARE * setup.n)), 1)
-    top = np.argsort(-nb.confidence, kind="stable")[:k]
-    out["beta_top"] = _beta(correct[top], rho)
+    out["beta_top"] = _beta(_top_correct(nb, TOP_SHARE), rho)
     b_true = np.clip(nb.beliefs[np.arange(setup.n), sa_idx], 1e-12, 1 - 1e-12)
     p_true = prior[sa_idx]
     log_odds = np.log(b_true / (1 - b_true)) - np.log(p_true / (1 - p_true))
