@@ -470,7 +470,7 @@ from dataclasses import replace  # noqa: E402  (this section is self-contained)
 from ._validation import check_int, check_positive, check_probability  # noqa: E402
 
 __all__ += ["advanced_composition", "composed_epsilon", "gaussian_rho", "pure_to_zcdp", "zcdp_to_dp",
-            "dp_to_zcdp", "ledger_rho", "check_rho"]
+            "ledger_rho", "check_rho"]
 
 def advanced_composition(eps: float, *, k: int, delta_prime: float) -> float:
     """The eps of ``k`` adaptive eps-DP mechanisms under advanced composition (at extra delta').
@@ -616,41 +616,6 @@ def zcdp_to_dp(rho: float, *, delta: float) -> float:
     rho = check_positive(rho, "rho")
     delta = check_probability(delta, "delta", low_open=True, high_open=True)
     return rho + 2 * math.sqrt(rho * math.log(1 / delta))
-
-
-def dp_to_zcdp(eps: float, *, delta: float) -> float:
-    """The largest rho whose :func:`zcdp_to_dp` at ``delta`` is at most ``eps``.
-
-    Inverts Bun & Steinke (2016), Proposition 1.3: ``rho + 2 sqrt(rho L) = eps`` with
-    ``L = ln(1/delta)`` gives ``sqrt(rho) = sqrt(L + eps) - sqrt(L) = eps / (sqrt(L + eps) + sqrt(L))``
-    (the second form keeps its precision at small eps), so that a rho-zCDP mechanism is
-    (eps, delta)-DP.
-
-    Parameters
-    ----------
-    eps : float
-        Target eps, > 0.
-    delta : float
-        In (0, 1).
-
-    Returns
-    -------
-    float
-        rho, with ``zcdp_to_dp(rho, delta=delta) <= eps`` (to the last bit).
-
-    Examples
-    --------
-    >>> rho = dp_to_zcdp(1.0, delta=1e-6)
-    >>> round(rho, 6), zcdp_to_dp(rho, delta=1e-6) <= 1.0
-    (0.017469, True)
-    """
-    eps = check_epsilon(eps)
-    delta = check_probability(delta, "delta", low_open=True, high_open=True)
-    L = math.log(1 / delta)
-    rho = (eps / (math.sqrt(L + eps) + math.sqrt(L))) ** 2
-    while rho + 2 * math.sqrt(rho * L) > eps:      # a rounding above eps: step down to the last bit
-        rho = math.nextafter(rho, 0.0)
-    return rho
 
 
 def ledger_rho(ledger: Ledger | Iterable[LedgerEntry], *, gaussian: Iterable[float] = ()) -> float:

@@ -88,7 +88,12 @@ def mst_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> 
     syn = mst(setup.df[cols], domain, eps=eps, delta=MST_DELTA, rng=rng)
     lo = [setup.domain[a][0] for a in setup.qi]
     hi = [setup.domain[a][1] for a in setup.qi]
+    params = {"model": "mst", "eps": eps, "delta": MST_DELTA, "rho": syn.rho, "tree": syn.tree,
+              "released_records": len(syn.synthetic)}
+    if syn.synthetic.empty:             # a noisy total rounded to 0 records: one empty box
+        from ..release import from_boxes
+        return from_boxes([lo], [hi], np.zeros((1, len(setup.sa_values))), qi=list(setup.qi), sa=setup.sa,
+                          sa_values=list(setup.sa_values), domain_lower=lo, domain_upper=hi, ledger=syn.ledger,
+                          params=params)
     return from_microdata(syn.synthetic, qi=list(setup.qi), sa=setup.sa, sa_values=list(setup.sa_values),
-                          domain_lower=lo, domain_upper=hi, ledger=syn.ledger,
-                          params={"model": "mst", "eps": eps, "delta": MST_DELTA, "rho": syn.rho,
-                                  "tree": syn.tree, "released_records": len(syn.synthetic)})
+                          domain_lower=lo, domain_upper=hi, ledger=syn.ledger, params=params)

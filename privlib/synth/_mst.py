@@ -22,8 +22,9 @@ zero-concentrated DP (zCDP) is split in thirds:
 Each Gaussian step releases its marginals at once: one record moves each of the ``k`` marginals
 by 1 in one cell, an L2 sensitivity of ``sqrt(k)``, so the noise variance is
 ``sigma2 = k / (2 rho / 3)`` (Canonne, Kamath & Steinke 2020, Theorem 4).  The result is
-``rho``-zCDP, hence (eps, delta)-DP with ``rho = privlib.accounting.dp_to_zcdp(eps, delta=delta)``
-(Bun & Steinke 2016, Proposition 1.3), under adding or removing one record.
+``rho``-zCDP, hence (eps, delta)-DP (:func:`privlib.accounting.zcdp_to_dp`, Bun & Steinke 2016,
+Proposition 1.3) for the largest such rho, ``sqrt(rho) = eps / (sqrt(L + eps) + sqrt(L))`` with
+``L = ln(1/delta)``, under adding or removing one record.
 
 **Estimation (departure from Private-PGM).**  The paper fits a graphical model to the noisy
 marginals by mirror descent (Private-PGM).  For a tree, the maximum-entropy distribution with
@@ -52,6 +53,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from fractions import Fraction
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -59,7 +61,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import as_generator, check_delta, check_epsilon
-from ..accounting import Ledger, LedgerEntry, check_rho, dp_to_zcdp, zcdp_to_dp
+from ..accounting import Ledger, LedgerEntry, check_rho, zcdp_to_dp
 
 __all__ = ["IPF_ROUNDS", "MSTSynthesis", "mst"]
 
@@ -88,7 +90,8 @@ class MSTSynthesis:
     total : float
         The estimated number of records (the synthetic data hold it rounded).
     eps, delta, rho : float
-        The target (eps, delta) and its zCDP budget (:func:`privlib.accounting.dp_to_zcdp`).
+        The target (eps, delta) and its zCDP budget, the largest rho with
+        ``zcdp_to_dp(rho, delta=delta) <= eps``.
     rho_spent : float
         The sum of the calls' rho.
     calls : pandas.DataFrame
@@ -98,6 +101,13 @@ class MSTSynthesis:
     ledger : privlib.accounting.Ledger
         One sequential entry: ``rho_spent`` as (eps, delta)-DP (:func:`privlib.accounting.zcdp_to_dp`),
         checked against ``eps``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": [0, 1] * 20, "b": [0, 1] * 20})
+    >>> syn = mst(df, {"a": [0, 1], "b": [0, 1]}, eps=100.0, delta=1e-6, rng=0)
+    >>> syn.tree, round(syn.total, 6), syn.two_way[("a", "b")].tolist()
+    ((('a', 'b'),), 40.0, [[0.5, 0.0], [0.0, 0.5]])
     """
 
     synthetic: pd.DataFrame
@@ -142,11 +152,22 @@ def _check_inputs(data, domain) -> tuple[list, list, list]:
         code = idx.get_indexer(data[c])
         if (code < 0).any():
             bad = data[c].to_numpy()[code < 0][0]
+            bad = bad.item() if isinstance(bad, np.generic) else bad
             raise ValueError(f"data: column {c!r} holds {bad!r}, outside its public domain {list(idx)[:10]!r}"
                              f"{' ...' if idx.size > 10 else ''}")
         values.append(idx)
         codes.append(code.astype(np.int64))
     return cols, values, codes
+
+
+def _rho_for(eps: float, delta: float) -> float:
+    """The largest rho with ``zcdp_to_dp(rho, delta=delta) <= eps``: Bun & Steinke (2016), Proposition
+    1.3 inverted, ``sqrt(rho) = sqrt(L + eps) - sqrt(L) = eps / (sqrt(L + eps) + sqrt(L))``."""
+    L = math.log(1 / delta)
+    rho = (eps / (math.sqrt(L + eps) + math.sqrt(L))) ** 2
+    while rho + 2 * math.sqrt(rho * L) > eps:      # rounded above eps: step down to the last bit
+        rho = math.nextafter(rho, 0.0)
+    return rho
 
 
 def _simplex(v: np.ndarray, total: float) -> np.ndarray:
@@ -192,7 +213,7 @@ def mst(data: pd.DataFrame, domain: Mapping[str, Sequence], *, eps: float, delta
     """Synthesize ``data`` with MST (McKenna, Miklau & Sheldon 2021, Section 4), (eps, delta)-DP.
 
     The three measurements of the module docstring at ``rho / 3`` each, ``rho`` the zCDP budget of
-    (eps, delta) (:func:`privlib.accounting.dp_to_zcdp`), then the tree factorisation of the
+    (eps, delta) (the largest rho that :func:`privlib.accounting.zcdp_to_dp` turns into at most eps), then the tree factorisation of the
     consistent marginals sampled root to leaves.  Under adding or removing one record.
 
     Parameters
@@ -229,6 +250,11 @@ def mst(data: pd.DataFrame, domain: Mapping[str, Sequence], *, eps: float, delta
     ((('a', 'b'),), 200, [[0.5, 0.0], [0.0, 0.5]])
     >>> syn.rho_spent <= syn.rho, syn.ledger.total() <= 50.0
     (True, True)
+
+    The result:
+
+    >>> sorted(syn.kept), syn.one_way["a"].round(3).tolist(), syn.calls["step"].tolist()
+    (['a', 'b'], [0.5, 0.5], ['1-way marginals', 'tree selection', '2-way marginals'])
     """
     from ..mechanisms import discrete_gaussian, exponential
     cols, values, codes = _check_inputs(data, domain)
@@ -236,7 +262,7 @@ def mst(data: pd.DataFrame, domain: Mapping[str, Sequence], *, eps: float, delta
     delta = check_delta(delta)
     gen = as_generator(rng, release=True)
     d = len(cols)
-    rho = dp_to_zcdp(eps, delta=delta)
+    rho = _rho_for(eps, delta)
     step = rho / 3.0
     sizes = [v.size for v in values]
 
@@ -316,8 +342,10 @@ def mst(data: pd.DataFrame, domain: Mapping[str, Sequence], *, eps: float, delta
     # estimation (post-processing): total, consistent 1-way, fitted 2-way
     est_tot = [(y.sum(), s1 * n) for y, n in zip(y1, sizes)]
     est_tot += [(y2[e].sum(), s3 * y2[e].size) for e in tree]
-    w = np.array([1.0 / v for _, v in est_tot])
-    total = float(np.sum(w * np.array([t for t, _ in est_tot])) / w.sum())
+    # in exact rationals: the number of records drawn (its rounding) must not hang on a last bit
+    w = [1 / Fraction(v) for _, v in est_tot]
+    exact = sum(wi * Fraction(int(t)) for wi, (t, _) in zip(w, est_tot)) / sum(w)
+    total = float(exact)
     base = max(total, 1.0)
     p = []
     for a in range(d):
@@ -346,7 +374,7 @@ def mst(data: pd.DataFrame, domain: Mapping[str, Sequence], *, eps: float, delta
         tables[(a, b)] = _fit_table(m, p[a] * base, p[b] * base) / base
 
     # sampling root to leaves on the compressed domains, then the merged values spread uniformly
-    n_syn = max(int(round(total)), 0)
+    n_syn = max(round(exact), 0)
     draw = {0: _draw_rows(p[0][None, :], np.zeros(n_syn, dtype=np.int64), gen) if n_syn else
             np.zeros(0, dtype=np.int64)}
     for b in order[1:]:
