@@ -89,7 +89,7 @@ def mst_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> 
     lo = [setup.domain[a][0] for a in setup.qi]
     hi = [setup.domain[a][1] for a in setup.qi]
     params = {"model": "mst", "eps": eps, "delta": MST_DELTA, "rho": syn.rho, "tree": syn.tree,
-              "released_records": len(syn.synthetic)}
+              "released_records": len(syn.synthetic), "kept": {a: len(v) for a, v in syn.kept.items()}}
     if syn.synthetic.empty:             # a noisy total rounded to 0 records: one empty box
         from ..release import from_boxes
         return from_boxes([lo], [hi], np.zeros((1, len(setup.sa_values))), qi=list(setup.qi), sa=setup.sa,
