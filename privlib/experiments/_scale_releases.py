@@ -9,16 +9,32 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from ..partition import Decomposition
 from ._scale_cells import _cell_table, _histogram
 from .empirical_privacy import Setup
 
 __all__ = ["MST_DELTA", "privelet_release", "mst_release"]
 
+#: The arguments and result of a release of the chapter's setup at one eps.
+SETUP_EPS_RNG_DOC = """
+Parameters
+----------
+setup : Setup
+eps : float
+rng : int or numpy.random.Generator
+    Required, keyword-only.
+
+Returns
+-------
+privlib.partition.Decomposition
+"""
+
 #: The delta of MST's (eps, delta) guarantee (OnTheMap's operating point's delta, so that the two compare).
 MST_DELTA = 1e-6
 
 
+@shared_doc(setup_eps_rng=SETUP_EPS_RNG_DOC)
 def privelet_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> Decomposition:
     """Xiao, Wang & Gehrke (2010)'s Privelet over every QI cell x SA count of the public domain.
 
@@ -27,16 +43,7 @@ def privelet_release(setup: Setup, eps: float, *, rng: int | np.random.Generator
     released through the Haar wavelet with exact discrete Laplace noise
     (:func:`privlib.privelet.privelet_histogram`).  eps-DP under add/remove.
 
-    Parameters
-    ----------
-    setup : Setup
-    eps : float
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{setup_eps_rng}}
 
     Examples
     --------
@@ -53,6 +60,7 @@ def privelet_release(setup: Setup, eps: float, *, rng: int | np.random.Generator
                       params={"model": "privelet", "eps": eps, "sensitivity": res.sensitivity})
 
 
+@shared_doc(setup_eps_rng=SETUP_EPS_RNG_DOC)
 def mst_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> Decomposition:
     """MST (:func:`privlib.synth.mst`) over the QIs and the SA, at (eps, :data:`MST_DELTA`).
 
@@ -60,16 +68,7 @@ def mst_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> 
     the synthetic records are released as microdata (:func:`privlib.release.from_microdata`),
     with MST's ledger: (eps, delta)-DP under add/remove, from rho-zCDP.
 
-    Parameters
-    ----------
-    setup : Setup
-    eps : float
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{setup_eps_rng}}
 
     Examples
     --------
