@@ -29,6 +29,7 @@ CASES = [
          view=lambda r: np.array([r["lo"], r["hi"]])),
     Case(osc.hierarchical_release, (SETUP, 1.0), {}, view=lambda d: d.histograms),
     Case(osc.privelet_release, (SETUP, 1.0), {}, view=lambda d: d.histograms),
+    Case(osc.mst_release, (SETUP, 5.0), {}, view=lambda d: d.histograms),
     Case(osc.bootstrap_bands, (_ROWS, ["a", "b"]), {"errors": "e", "levels": np.array([0.5, 2.0]), "n_boot": 20},
          view=lambda b: b[["lo", "hi"]].to_numpy()),
     Case(osc.attack_measures, (SETUP, osc.anchor_release(SETUP, "unprotected")), {},

@@ -23,7 +23,7 @@ HIER = {"x": Hierarchy.from_dict({"*": {"lo": [0, 1], "hi": [2, 3]}}),
 VALUE = {"mondrian-k": 2, "mondrian-l": 2, "mondrian-t": 0.5, "dp-kdtree": 1.0, "fulldomain-k": 2,
          "fulldomain-l": 2, "fulldomain-t": 0.5, "tds": 2, "diffgen": 1.0, "onthemap": 1.0, "onthemap-pdp": 4.6,
          "qwi": 0.2,
-         "swap": 0.5, "laplace": 1.0, "hierarchical": 1.0, "privelet": 1.0, "unprotected": 0, "sa-marginal": 0, "one-class": 0}
+         "swap": 0.5, "laplace": 1.0, "hierarchical": 1.0, "privelet": 1.0, "mst": 1.0, "unprotected": 0, "sa-marginal": 0, "one-class": 0}
 # every record, its cell and its SA count; the range queries of tests/test_release.py
 L = np.array([[0, 0], [1, 1], [2, 0], [1, 0]])
 U = np.array([[0, 1], [3, 1], [3, 0], [1, 1]])
@@ -64,7 +64,7 @@ def test_exact_totals(family):
     assert (dec.histograms >= 0).all()
 
 
-@pytest.mark.parametrize("family", ["dp-kdtree", "laplace", "onthemap", "hierarchical", "privelet"])
+@pytest.mark.parametrize("family", ["dp-kdtree", "laplace", "onthemap", "hierarchical", "privelet", "mst"])
 def test_dp_ledger_total_is_eps(family):
     dec = _release(family).decomposition
     assert dec.ledger.total() == pytest.approx(VALUE[family], rel=1e-12)

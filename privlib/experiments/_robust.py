@@ -28,9 +28,11 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .._docs import shared_doc
 from .._validation import as_generator, check_in, check_int
 from ..metrics import Workload
 from ..partition import Decomposition
+from ._scale_releases import SETUP_EPS_RNG_DOC
 from .empirical_privacy import Setup, _top_correct
 
 __all__ = ["ANCHORS", "ATTACKERS", "HIERARCHICAL_BRANCHING", "anchor_release", "hierarchical_release",
@@ -49,6 +51,7 @@ CLASS_MIN_SHARE = 0.01
 HIERARCHICAL_BRANCHING = 16
 
 
+@shared_doc(setup_eps_rng=SETUP_EPS_RNG_DOC)
 def hierarchical_release(setup: Setup, eps: float, *, rng: int | np.random.Generator) -> Decomposition:
     """Hay et al. (2010)'s hierarchical histogram of every QI cell x SA count of the public domain.
 
@@ -57,16 +60,7 @@ def hierarchical_release(setup: Setup, eps: float, *, rng: int | np.random.Gener
     discrete Laplace noise (:func:`privlib.hierarchical.hierarchical_histogram`); the consistent
     leaf counts after constrained inference are released.  eps-DP under add/remove.
 
-    Parameters
-    ----------
-    setup : Setup
-    eps : float
-    rng : int or numpy.random.Generator
-        Required, keyword-only.
-
-    Returns
-    -------
-    privlib.partition.Decomposition
+    {{setup_eps_rng}}
 
     Examples
     --------

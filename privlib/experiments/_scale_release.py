@@ -18,10 +18,10 @@ from ..partition import Decomposition
 from ._robust import ANCHORS, anchor_release, hierarchical_release
 from ._scale_cells import _cell_table, _decoded, _domain, _histogram
 from ._scale_measure import _check_setup
-from ._scale_releases import privelet_release
+from ._scale_releases import MST_DELTA, mst_release, privelet_release
 from .empirical_privacy import Setup, build
 
-__all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H",
+__all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "MST_DELTA", "SA_PERTURBING", "KDTREE_HEIGHT", "DIFFGEN_H",
            "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "QWI_SUPPRESSED", "Released", "adult_hierarchies",
            "common_guarantee", "release", "information_losses"]
 
@@ -44,6 +44,7 @@ GUARANTEES = {
     "laplace": ("eps", "eps-DP"),
     "hierarchical": ("eps", "eps-DP"),
     "privelet": ("eps", "eps-DP"),
+    "mst": ("eps", "(eps, 1e-6)-DP, from rho-zCDP"),
     "unprotected": ("none", "none (anchor: the exact QI cells and occupations)"),
     "sa-marginal": ("none", "none (anchor: exact QI cells, occupation replaced by its overall distribution)"),
     "one-class": ("none", "none (anchor: one class, the overall occupation histogram)"),
@@ -60,6 +61,7 @@ NEIGHBOURS = {
     "laplace": "add or remove one record",
     "hierarchical": "add or remove one record",
     "privelet": "add or remove one record",
+    "mst": "add or remove one record",
     "onthemap": "change one record's SA value, the cell totals fixed",
     "onthemap-pdp": "change one record's SA value, the cell totals fixed",
     "qwi": "none",
@@ -151,6 +153,9 @@ def common_guarantee(family: str, value: float) -> tuple[float, str]:
     if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet"):
         return float(value), (f"eps-DP under add/remove (native); 2 eps = {2 * value:g} under a change of "
                               "one record")
+    if family == "mst":
+        return float(value), (f"(eps, {MST_DELTA:g})-DP under add/remove (native, from rho-zCDP); 4 rho under a "
+                              "change of one record (zCDP's group privacy)")
     if family in ("onthemap", "onthemap-pdp"):
         return math.inf, ("no finite eps under add/remove: the cell totals carry multiplicative noise, not "
                           "DP noise; the eps holds for a change of one record's SA value given the totals")
@@ -441,7 +446,8 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
     (:func:`privlib.reident.swap`) -> :func:`privlib.release.from_microdata`.  ``laplace``:
     exact discrete Laplace noise (:func:`privlib.mechanisms.discrete_laplace`) on every QI cell x
     SA count of the public domain; ``hierarchical`` and ``privelet``: the same counts through
-    :func:`hierarchical_release` and :func:`privelet_release`.
+    :func:`hierarchical_release` and :func:`privelet_release`.  ``mst``: McKenna et al.'s MST
+    synthesizer at (eps, 1e-6) (:func:`mst_release`), released as microdata.
 
     Parameters
     ----------
@@ -501,14 +507,15 @@ def release(setup: Setup, family: str, value: float, *, rng: int | np.random.Gen
             dec = _diffgen(setup, family, value, hierarchies, gen, diffgen_h)
     elif family in ANCHORS:
         dec = anchor_release(setup, family)
-    elif family in ("hierarchical", "privelet"):
-        dec = (hierarchical_release if family == "hierarchical" else privelet_release)(setup, value, rng=gen)
+    elif family in ("hierarchical", "privelet", "mst"):
+        dec = {"hierarchical": hierarchical_release, "privelet": privelet_release,
+               "mst": mst_release}[family](setup, value, rng=gen)
     elif family == "qwi":
         dec = _qwi(setup, value, gen, qwi_suppressed)
     else:
         dec = {"onthemap": _onthemap, "onthemap-pdp": _onthemap_pdp, "swap": _swap,
                "laplace": _laplace}[family](setup, value, gen)
-    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet", "onthemap"):
+    if family in ("dp-kdtree", "diffgen", "laplace", "hierarchical", "privelet", "mst", "onthemap"):
         dec.ledger.check(value)
     return Released(family, value, dec, GUARANTEES[family][1], common_guarantee(family, value)[0])
 

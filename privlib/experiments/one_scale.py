@@ -28,6 +28,8 @@ and the same workloads measure all of them:
   (:func:`privlib.hierarchical.hierarchical_histogram`); parameter eps
 * ``privelet`` -- Xiao, Wang & Gehrke (2010)'s Privelet, Haar wavelet
   (:func:`privlib.privelet.privelet_histogram`); parameter eps
+* ``mst`` -- McKenna, Miklau & Sheldon (2021)'s MST synthesizer, (eps, 1e-6)-DP from rho-zCDP
+  (:func:`privlib.synth.mst`, :func:`mst_release`); parameter eps
 * ``unprotected``, ``sa-marginal``, ``one-class`` -- the scale's anchors (:func:`anchor_release`)
 
 :func:`release` publishes one (family, value) and returns a :class:`Released` (the
@@ -64,14 +66,15 @@ from ._scale_measure import (POLICIES, _check_policies, _check_setup, definition
 from ._scale_release import (COMMON_RELATION, DIFFGEN_H, FAMILIES, GUARANTEES, KDTREE_HEIGHT, NEIGHBOURS, OTM_DELTA,
                              OTM_MIN_P, OTM_RAMP, QWI_MIN_PERSONS, QWI_SUPPRESSED, SA_PERTURBING, Released,
                              adult_hierarchies, _check_value, common_guarantee, information_losses, release)
-from ._scale_releases import privelet_release
+from ._scale_releases import MST_DELTA, mst_release, privelet_release
 from .empirical_privacy import Setup
 
 __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES", "SA_PERTURBING", "KDTREE_HEIGHT",
            "DIFFGEN_H", "OTM_DELTA", "OTM_MIN_P", "OTM_RAMP", "QWI_MIN_PERSONS", "QWI_SUPPRESSED", "MAX_HISTOGRAM_CELLS",
            "DETERMINISTIC",
            "Released", "ANCHORS", "ATTACKERS", "anchor_release", "attack_measures", "bootstrap_difference",
-           "dp_odds_bound", "fraction_workload", "hierarchical_release", "privelet_release", "bootstrap_bands",
+           "dp_odds_bound", "fraction_workload", "hierarchical_release", "privelet_release", "mst_release",
+           "MST_DELTA", "bootstrap_bands",
            "frontier", "frontier_difference", "kendall_matrix", "rank_families",
            "adult_hierarchies", "common_guarantee", "definition2_workload", "postprocess",
            "estimate_sa_answers", "median_error", "release", "measure", "sweep", "information_losses"]

@@ -40,7 +40,9 @@ Mass across Commute Ranges"): :func:`build_domains`, :func:`synthesize`,
 Submodules (private; import from :mod:`privlib.synth`): ``_transition`` (M-D and Laplace
 transition matrices), ``_pdp`` (DP / PDP measures, alpha searches, Theorems 5.1-5.2),
 ``_schema`` (the input data types), ``_domains`` (settings, grid, prior domains),
-``_synthesize`` (OnTheMap-style synthesis and validity), ``_table`` (synthesis of any table).
+``_synthesize`` (OnTheMap-style synthesis and validity), ``_table`` (synthesis of any table),
+``_mst`` (MST, McKenna, Miklau & Sheldon 2021: :func:`mst`, synthetic records from the noisy 1-way
+marginals and a maximum spanning tree of noisy 2-way marginals, rho-zCDP).
 """
 from __future__ import annotations
 
@@ -67,6 +69,7 @@ from ._pdp import (
     pdp_delta,
     pruned_epsilon,
 )
+from ._mst import IPF_ROUNDS, MSTSynthesis, mst
 from ._schema import CommutingData, Geography, tract_distances
 from ._synthesize import ALPHA_MIN_RTOL, Synthesis, analytical_validity, mass_by_distance, synthesize, validity_grid
 from ._table import TableSynthesis, synthesize_table
@@ -118,4 +121,7 @@ __all__ = [
     "mass_by_distance",
     "TableSynthesis",
     "synthesize_table",
+    "IPF_ROUNDS",
+    "MSTSynthesis",
+    "mst",
 ]
