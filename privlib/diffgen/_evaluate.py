@@ -26,7 +26,7 @@ def _evaluate(prep: _Prepared, test, job, tree_params) -> tuple:
     if method == "tds":
         rel = _tds(prep, h, qid, labels=False)   # the CA reads the codes only
     else:
-        rel = _diffgen(prep, eps, h, utility, np.random.default_rng(seed))
+        rel = _diffgen(prep, eps, h, utility, np.random.default_rng(seed), labels=False)   # the CA reads the codes only
     seconds = time.process_time() - t0
     codes = np.empty((len(test[1]), len(prep.attrs)), dtype=np.int64)
     for j, a in enumerate(prep.attrs):

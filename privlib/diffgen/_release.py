@@ -211,7 +211,8 @@ def _group_keys(prep, cut_nodes):
                          f"use fewer specializations")
     key = np.zeros(prep.n, dtype=np.int64)
     for a, x, c, s in zip(prep.attrs, prep.raw, cut_nodes, sizes):
-        key = key * s + _code_under_cut(a, x, c)
+        if s > 1:   # an attribute at its topmost value has code 0: key * 1 + 0
+            key = key * s + _code_under_cut(a, x, c)
     return key, sizes, total
 
 
