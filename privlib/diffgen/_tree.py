@@ -123,7 +123,7 @@ class _Grower:
         self.code_of = np.arange(self.S) - np.repeat(off, sizes)   # -> code
         self.seg_start = np.repeat(off, sizes)
         self.seg_end = self.seg_start + np.repeat(sizes, sizes)
-        self.XS = (X[:, feats] + off[None, :]) * K + y[:, None]   # each row's histogram cell per feature
+        self.XK = X[:, feats].T * K + y[None, :]          # per feature (contiguous): code * K + class
         self.n_nodes = 0
         self.called = np.zeros(64, dtype=bool)            # per node: the splitter was asked to split it
         self.const = np.ones((64, d), dtype=bool)          # per node: its constant features (when called)
@@ -141,10 +141,15 @@ class _Grower:
         return np.arange(i, i + m)
 
     def _hist(self, act, nid, m):
-        S, K, F = self.S, self.K, self.F
-        H = np.bincount(((nid * (S * K))[:, None] + self.XS[act]).ravel(), weights=np.repeat(self.w[act], F),
-                        minlength=m * S * K).reshape(m, S, K)
-        T = np.bincount(nid * K + self.y[act], weights=self.w[act], minlength=m * K).reshape(m, K)
+        """Class-weight histograms (nodes x codes x classes) and class totals of the rows ``act``
+        in nodes ``nid`` (one ``bincount`` per feature: contiguous codes, a cache-sized output)."""
+        K = self.K
+        H = np.empty((m, self.S, K))
+        wa = self.w[act]
+        for j, (o, v) in enumerate(zip(self.off.tolist(), self.sizes.tolist())):
+            H[:, o:o + v, :] = np.bincount(nid * (v * K) + self.XK[j][act], weights=wa,
+                                           minlength=m * v * K).reshape(m, v, K)
+        T = np.bincount(nid * K + self.y[act], weights=wa, minlength=m * K).reshape(m, K)
         return H, T
 
     def run(self):
