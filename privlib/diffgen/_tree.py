@@ -117,7 +117,7 @@ class _Grower:
         self.feats = feats = np.flatnonzero(lo < hi)        # a constant feature never splits a node
         self.sizes = sizes = (hi[feats] + 1).astype(np.int64)
         self.S = int(sizes.sum())
-        self.off = off = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        self.off = off = (np.cumsum(sizes) - sizes).astype(np.int64)
         self.F = len(feats)
         self.feat_of = np.repeat(feats, sizes)               # histogram position -> feature
         self.code_of = np.arange(self.S) - np.repeat(off, sizes)   # -> code
