@@ -98,7 +98,9 @@ def accuracy(release: Release, test: pd.DataFrame, *, tree_params: dict | None =
 
     The tree (:data:`TREE_PARAMS`: entropy criterion, minimum leaf weight) is trained on the
     released rows with ``sample_weight`` = released counts; every generalized predictor is
-    coded by its rank (see ``_features``).  The test records are generalized with the
+    coded by its rank (see ``_features``).  On a release of many rows the same tree is grown
+    from class-count histograms (``privlib.diffgen._tree``: scikit-learn's splits and
+    tie-breaking, the same predictions, a few times faster).  The test records are generalized with the
     release's cuts (``release.encode`` / ``release.generalize``) and the fraction classified
     correctly is returned.  Works for DiffGen and TDS releases alike.
 

@@ -175,15 +175,17 @@ class _Grower:
         ``best_s``, threshold ``thr`` per node) to their children (the rows of other nodes are
         dropped) and grow the children."""
         m = len(ids)
-        rank = np.full(m, -1, dtype=np.int64)
-        rank[split] = np.arange(len(split))
+        rank2 = np.full(m, -1, dtype=np.int64)
+        rank2[split] = 2 * np.arange(len(split))           # per node: its left child's position
         jf = self.feat_of[best_s]                            # per node: the feature split
-        keep = rank[nid] >= 0
-        act, nid = act[keep], nid[keep]
-        child = 2 * rank[nid] + (self.X[act, jf[nid]] > thr[nid])
-        tkeep = rank[tnid] >= 0
-        tact, tnid = tact[tkeep], tnid[tkeep]
-        tchild = 2 * rank[tnid] + (self.Xt[tact, jf[tnid]] > thr[tnid])
+        if len(split) < m:
+            keep = rank2[nid] >= 0
+            act, nid = act[keep], nid[keep]
+        child = rank2[nid] + (self.X[act, jf[nid]] > thr[nid])
+        if len(split) < m:
+            tkeep = rank2[tnid] >= 0
+            tact, tnid = tact[tkeep], tnid[tkeep]
+        tchild = rank2[tnid] + (self.Xt[tact, jf[tnid]] > thr[tnid])
         n_split = len(split)
         rows = np.bincount(child, minlength=2 * n_split)
         small = 2 * np.arange(n_split) + (rows[1::2] < rows[0::2])   # count the smaller child,
