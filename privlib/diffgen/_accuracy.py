@@ -50,7 +50,7 @@ def _release_accuracy(release: Release, test_codes: np.ndarray, y_test: np.ndarr
 
 #: Smallest release (rows) and smallest ``min_weight_fraction_leaf`` for which
 #: :func:`_histogram_predict` grows the tree: below, scikit-learn is faster (same predictions).
-_HIST_MIN_ROWS = 10_000
+_HIST_MIN_ROWS = 8_000
 _HIST_MIN_LEAF = 0.001
 
 
@@ -71,8 +71,27 @@ def _histogram_predict(release: Release, test_codes: np.ndarray, params: dict) -
     if (counts.min() <= 0 or int(counts.sum()) >= 2 ** 53 or codes.min() < 0 or codes.max() >= 2 ** 24
             or test_codes.min(initial=0) < 0 or test_codes.max(initial=0) >= 2 ** 24):
         return None
-    return _grow_predict(codes, release.class_codes, counts.astype(float), test_codes, len(release.classes),
+    # the test records hold few distinct generalized rows: grow the tree with those, then spread
+    sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(release.attrs, release.cut_nodes)]
+    dims = [j for j, n in enumerate(sizes) if n > 1]
+    n_keys = 1
+    for j in dims:
+        n_keys *= sizes[j]
+    if n_keys > 1 << 22 or (len(test_codes) and (test_codes >= np.array(sizes)).any()):
+        distinct, inv = test_codes, None
+    else:
+        key = np.zeros(len(test_codes), dtype=np.int64)
+        for j in dims:
+            key = key * sizes[j] + test_codes[:, j]
+        present = np.bincount(key, minlength=n_keys) > 0
+        inv = (np.cumsum(present) - 1)[key]
+        g = np.flatnonzero(present)
+        distinct = np.zeros((len(g), len(sizes)), dtype=np.int64)
+        for j in dims[::-1]:                                   # decode the keys (mixed radix)
+            g, distinct[:, j] = np.divmod(g, sizes[j])
+    pred = _grow_predict(codes, release.class_codes, counts.astype(float), distinct, len(release.classes),
                          float(mwf), int(seed))
+    return pred if pred is None or inv is None else pred[inv]
 
 
 def _test_labels(release, test):
