@@ -342,6 +342,20 @@ def _grow_predict(X: np.ndarray, y: np.ndarray, w: np.ndarray, Xt: np.ndarray, n
     ``X``, ``Xt``: non-negative integer codes (rows x features, below 2**24 so that float32
     holds them exactly); ``y``: class indices below ``n_classes``; ``w``: positive integer
     weights (floats) summing below 2**53.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sklearn.tree import DecisionTreeClassifier
+    >>> X, y = np.array([[0, 1], [1, 1], [2, 1], [1, 1]]), np.array([0, 1, 1, 0])
+    >>> w, Xt = np.array([3.0, 2.0, 1.0, 1.0]), np.array([[0, 0], [1, 0], [2, 5]])
+    >>> _grow_predict(X, y, w, Xt, 2, 0.0, 0).tolist()
+    [0, 1, 1]
+    >>> clf = DecisionTreeClassifier(criterion="entropy", random_state=0)
+    >>> clf.fit(X.astype(np.float32), y, sample_weight=w).predict(Xt.astype(np.float32)).tolist()
+    [0, 1, 1]
+    >>> _grow_predict(np.array([[0], [MAX_CODES]]), np.array([0, 1]), np.ones(2), Xt[:, :1], 2, 0.0, 0) is None
+    True
     """
     seed = int(np.random.RandomState(random_state).randint(0, _RAND_R_MAX))
     g = _Grower(X, y, w, Xt, n_classes, min_weight_fraction_leaf, seed)
