@@ -5,10 +5,11 @@
 released cell, its features the cut indices (small integers), its weight the released count (an
 integer).  scikit-learn sorts the rows of every node once per feature.  With integer features
 and integer weights the same tree follows from histograms: per node and feature, the weighted
-class counts of every code (one ``bincount`` per level of the tree for all its nodes and
-features; a node's larger child is its parent minus its smaller child), whose cumulative sums
-are every candidate split's child class counts -- exact integers in float64, whatever the
-order of summation, as scikit-learn's running sums are.
+class counts of every code (per level of the tree, one ``bincount`` per feature for all the
+level's nodes; a node's larger child is its parent minus its smaller child), whose cumulative
+sums are every candidate split's child class counts -- exact integers in float64, whatever the
+order of summation, as scikit-learn's running sums are.  The tree is grown breadth-first and
+only the rows of the test set are routed through it (no tree object is built).
 
 The decisions are scikit-learn's (``sklearn/tree/_splitter.pyx``, ``node_split_best``;
 ``_tree.pyx``, ``DepthFirstTreeBuilder``; ``_criterion.pyx``, ``Entropy``):
@@ -21,6 +22,8 @@ The decisions are scikit-learn's (``sklearn/tree/_splitter.pyx``, ``node_split_b
   ``log(p) = ln(p) / ln(2)``); on equal proxies the first code of a feature wins, and between
   features scikit-learn's random feature order decides;
 * a node whose best split's impurity improvement is below ``-DBL_EPSILON`` stays a leaf;
+* the threshold is the mid-point of the split's last left code and the next code present in the
+  node (a test record whose code lies between them goes left);
 * a leaf predicts the class of largest weight (the first on ties).
 
 The proxies are computed with numpy's ``log``, whose last bit may differ from the C library's
@@ -32,7 +35,9 @@ right counts has the same proxy) is decided by scikit-learn's random feature ord
 splitter's ``rand_int`` draws (``our_rand_r``, seeded by ``RandomState(random_state).randint(0,
 RAND_R_MAX)``) and its bookkeeping of constant features are replayed over the nodes in its
 depth-first order, up to the last tied node (whose subtree is grown once the tie is decided).
-The tests compare the predictions with scikit-learn's on the releases of a sweep.
+This follows scikit-learn 1.9's code; ``tests/test_diffgen_tree.py`` compares the CA with
+scikit-learn's own tree on large releases (exact ties included) and pins a Figure 3 sweep
+computed before this module existed, so a change of scikit-learn's algorithm would fail them.
 """
 from __future__ import annotations
 
