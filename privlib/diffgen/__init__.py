@@ -54,7 +54,8 @@ the tests to cross-check the fast one).
 
 Submodules (private): ``_encoding`` (taxonomies and the counted table), ``_scores``
 (Equations 3, 4, 6), ``_release`` (:class:`Release`, cuts), ``_diffgen`` (Algorithm 1),
-``_tds``, ``_accuracy``, ``_reference`` (:func:`partition_tree`).
+``_tds``, ``_accuracy``, ``_tree`` (CA's learner on a large release grown from class-count
+histograms: scikit-learn's tree, the same predictions), ``_reference`` (:func:`partition_tree`).
 """
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from numpy.typing import ArrayLike
 from .._docs import shared_doc
 from .._validation import as_generator, check_epsilon, check_in, check_int
 from ..accounting import Ledger, LedgerEntry
-from ..mechanisms import _exponential_cdf, _exponential_draw, _exponential_scores, discrete_laplace
+from ..mechanisms import _exponential_draw, _exponential_p, _exponential_scores, discrete_laplace
 from ._encoding import SPLIT_CACHE, _derive_classes, _interval_label, _prepare, _Prepared, _validate
 from ._pieces import TABLE_1A_DOC
 from ._release import Release, _build_release, _group_keys, _specialize
@@ -100,7 +100,8 @@ def _split_distribution(prep, a_idx, lo, hi, utility, eps_p, du):
     u, start, counts, cdfs = hit
     cdf = cdfs.get((eps_p, du))
     if cdf is None:
-        cdf = cdfs[(eps_p, du)] = _exponential_cdf(u, eps=eps_p, sensitivity=du, base_measure=counts)
+        p = _exponential_p(u, eps_p, du, counts.astype(float))   # = exponential_probabilities(u, ...), checked
+        cdf = cdfs[(eps_p, du)] = (np.cumsum(p), p.sum())                  # inputs: = _exponential_cdf(...)
         _account(cache, u.size)
     return u, start, counts, cdf
 
@@ -253,7 +254,9 @@ def diffgen(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies
     return _diffgen(prep, eps, h, utility, gen)
 
 
-def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
+def _diffgen(prep: _Prepared, eps, h, utility, gen, labels: bool = True) -> Release:
+    """Algorithm 1 on a prepared table (see :func:`diffgen`); ``labels=False`` (internal sweeps,
+    which read only the codes) leaves the release's ``cuts`` and ``splits`` empty."""
     h = _check_h(prep, h)
     K = prep.K
     if utility == "infogain" and K < 2:
@@ -348,7 +351,7 @@ def _diffgen(prep: _Prepared, eps, h, utility, gen) -> Release:
     ledger = Ledger(entries).check(eps)
     return _build_release(prep, cut_nodes, cells, counts, history=tuple(history), ledger=ledger,
                           eps=eps, eps_prime=eps_p, h=h, utility=utility, method="diffgen",
-                          eps_unspent=unspent, domain_cells=n_groups * K)
+                          eps_unspent=unspent, domain_cells=n_groups * K, labels=labels)
 
 
 

@@ -62,6 +62,7 @@ class _Numerical:
         self.low = float(low)
         self.high = float(high)
         self.step = _grid_step(self.low, self.high) if step is None else float(step)
+        self._unit_grid = self.step == 1.0 and self.low.is_integer() and abs(self.low) < 2.0 ** 52
         self.n_grid = int(self.first_k(np.array([self.high]))[0])   # grid points low + k step < high
 
     def grid(self, k) -> np.ndarray:
@@ -73,6 +74,9 @@ class _Numerical:
         ``strict``), computed against the floats :meth:`grid` returns (so that a split point
         ``grid(k)`` sends left exactly the values it is counted for)."""
         x = np.asarray(x, dtype=float)
+        if self._unit_grid and x.size and np.all(np.abs(x) < 2.0 ** 52) and np.all(x == np.floor(x)):
+            # integer grid low + k and integer x (all exact): k = x - low (+ 1 when strict), at least 0
+            return np.maximum(x - self.low + (1.0 if strict else 0.0), 0.0).astype(np.int64)
         with np.errstate(over="ignore", invalid="ignore"):
             est = np.floor((x - self.low) / self.step)
         if not np.isfinite(est).all():

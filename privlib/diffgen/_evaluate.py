@@ -26,11 +26,12 @@ def _evaluate(prep: _Prepared, test, job, tree_params) -> tuple:
     if method == "tds":
         rel = _tds(prep, h, qid, labels=False)   # the CA reads the codes only
     else:
-        rel = _diffgen(prep, eps, h, utility, np.random.default_rng(seed))
+        rel = _diffgen(prep, eps, h, utility, np.random.default_rng(seed), labels=False)   # the CA reads the codes only
     seconds = time.process_time() - t0
-    codes = np.empty((len(test[1]), len(prep.attrs)), dtype=np.int64)
+    codes = np.zeros((len(test[1]), len(prep.attrs)), dtype=np.int64)
     for j, a in enumerate(prep.attrs):
-        codes[:, j] = _code_under_cut(a, test[0][j], rel.cut_nodes[j])
+        if len(rel.cut_nodes[j]) > (1 if a.kind == "categorical" else 2):   # else one cut value: code 0
+            codes[:, j] = _code_under_cut(a, test[0][j], rel.cut_nodes[j])
     ca = _release_accuracy(rel, codes, test[1], tree_params)
     return ca, rel.n_rows, rel.domain_cells, seconds
 

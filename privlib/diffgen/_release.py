@@ -211,7 +211,8 @@ def _group_keys(prep, cut_nodes):
                          f"use fewer specializations")
     key = np.zeros(prep.n, dtype=np.int64)
     for a, x, c, s in zip(prep.attrs, prep.raw, cut_nodes, sizes):
-        key = key * s + _code_under_cut(a, x, c)
+        if s > 1:   # an attribute at its topmost value has code 0: key * 1 + 0
+            key = key * s + _code_under_cut(a, x, c)
     return key, sizes, total
 
 
@@ -229,8 +230,14 @@ def _build_release(prep, cut_nodes, cells, counts, codes=None, labels=True, **kw
     else:
         cells = np.asarray(cells, dtype=np.int64)
         cls = cells % K
-        # (d, rows) C-ordered, exposed as its (rows, d) transpose: no strided copy
-        codes = np.array(np.unravel_index(cells // K, sizes), dtype=np.int64).reshape(len(sizes), len(cells)).T
+        # np.unravel_index(cells // K, sizes) in integers, skipping the attributes of one value (code
+        # 0); (d, rows) C-ordered, exposed as its (rows, d) transpose: no strided copy
+        g = cells // K
+        out = np.zeros((len(sizes), len(cells)), dtype=np.int64)
+        for j in range(len(sizes) - 1, -1, -1):
+            if sizes[j] > 1:
+                g, out[j] = np.divmod(g, sizes[j])
+        codes = out.T
     cuts = {a.name: _cut_labels(a, c) for a, c in zip(prep.attrs, cut_nodes)} if labels else {}
     splits = {a.name: tuple(float(s) for s in c[1:-1]) for a, c in zip(prep.attrs, cut_nodes)
               if a.kind == "numerical"} if labels else {}

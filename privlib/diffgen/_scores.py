@@ -106,7 +106,11 @@ def _num_split_table(prep, a_idx, lo, hi):
 
 
 def _num_scores(left, total, utility) -> np.ndarray:
-    pair = np.stack([left, total[None, :] - left], axis=1)  # J x 2 x K
+    if utility == "max":   # Equation 4 in integers (exact): max_score of the J x 2 x K pairs, without the stack
+        return (left.max(axis=1) + (total[None, :] - left).max(axis=1)).astype(float)
+    pair = np.empty((left.shape[0], 2, left.shape[1]))     # J x 2 x K, as floats (what the score reads)
+    pair[:, 0] = left
+    pair[:, 1] = total[None, :] - left
     return _SCORES[utility](pair)
 
 
