@@ -146,22 +146,35 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
                   max_cells: int | None = None) -> Decomposition:
     """:func:`privlib.partition.mondrian` on a Dask (or pandas) DataFrame: the same decomposition.
 
-    The distinct ``(qi, sa)`` cells are counted on the cluster (:func:`cell_counts`); Mondrian
-    then runs in memory on the cells, each weighted by its count: every node's count, median
-    and SA histogram is the records', so the tree, the leaves and their histograms are the
-    in-memory ones, and so is the guarantee (every leaf holds at least ``k`` records; l and t
-    as requested).  Memory: the distinct cells, not the records.
+    The distinct ``(qi, sa)`` cells are counted on the cluster first, before anything is built.
+    When they fit (at most ``max_cells``), they are brought into memory (:func:`cell_counts`)
+    and Mondrian runs on them, each weighted by its count: every node's count, median and SA
+    histogram is the records', so the tree, the leaves and their histograms are the in-memory
+    ones, and so is the guarantee (every leaf holds at least ``k`` records; l and t as
+    requested).
+
+    When they do not fit, the top levels of the tree are grown on the cluster, level by level:
+    each record is sent down the tree grown so far (its codes against the splits); per node the
+    records' count, SA histogram, smallest and largest code per QI and distinct cells are
+    counted where the records live; a node whose cells fit is set aside, every other node is
+    split as in memory -- on the QI of widest normalised spread (then the next widest), at its
+    median, read from the counts per (node, code, SA value) of that QI, the cut allowed by the
+    same rules (:class:`privlib.partition._mondrian._Rules`: k, l, t, ``requirements``).  Each
+    node set aside then has its cells brought into memory (in batches of at most ``max_cells``
+    cells) and its subtree grown there; the pieces are numbered as one tree.  The result is the
+    in-memory one, leaf for leaf, node for node.  Memory: ``max_cells`` cells and, per level,
+    the counts per (node, code, SA value) of the QI each node is cut on.
 
     Parameters
     ----------
     data : pandas.DataFrame or dask.dataframe.DataFrame
-        The records (QIs as ordered integer codes, as for :func:`privlib.partition.mondrian`).
+        The records (QIs as ordered integer codes, as for :func:`privlib.partition.mondrian`;
+        plain integer columns when the cells do not fit).
     qi, sa, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values, requirements
         As for :func:`privlib.partition.mondrian`.
     max_cells : int, optional
-        The most distinct cells brought into memory; default: what fits in half the memory
-        available now (``_CELL_BYTES`` bytes per cell and column).  The distinct cells are
-        counted on the cluster first, before anything is built.
+        The most distinct cells brought into memory at once; default: what fits in half the
+        memory available now (``_CELL_BYTES`` bytes per cell and column).
 
     Returns
     -------
@@ -171,10 +184,8 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     Raises
     ------
     TypeError, ValueError
-        As :func:`privlib.partition.mondrian`; ``k`` is checked against the number of records.
-    MemoryError
-        When the distinct cells exceed ``max_cells`` (the message names both counts): the top
-        levels of the tree are not grown on the cluster; coarsen a QI or give more memory.
+        As :func:`privlib.partition.mondrian`; ``k`` is checked against the number of records;
+        a TypeError for a QI that is not a plain integer column when the cells do not fit.
 
     Examples
     --------
@@ -183,35 +194,287 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     >>> df = pd.DataFrame({"x": [0, 1, 1, 2, 3, 3, 3, 5], "s": list("abababab")})
     >>> dask_mondrian(df, ["x"], "s", k=2).lower.ravel().tolist() == mondrian(df, ["x"], "s", k=2).lower.ravel().tolist()
     True
+    >>> dask_mondrian(df, ["x"], "s", k=2, max_cells=3).lower.ravel().tolist() == mondrian(df, ["x"], "s", k=2).lower.ravel().tolist()
+    True
     """
     from .partition._mondrian import _mondrian
 
-    _check_cell_count(data, list(qi) + [sa], max_cells)
-    cells, w = _weighted(data, qi, sa)
-    return _mondrian(cells, qi, sa, w, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
-                     t_rule=t_rule, domain=domain, sa_values=sa_values, requirements=requirements)
+    kw = dict(k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance, t_rule=t_rule,
+              domain=domain, sa_values=sa_values, requirements=requirements)
+    cols = _check_data(data, list(qi) + [sa], "qi and sa")
+    max_cells = _max_cells(max_cells, len(cols))
+    root = _root_counts(data, cols)                      # the distinct cells, counted before anything is built
+    if root["cells"] <= max_cells:
+        cells, w = _weighted(data, qi, sa)
+        return _mondrian(cells, qi, sa, w, **kw)
+    return _top_levels(data, list(qi), sa, max_cells, root, **kw)
 
 
 #: Working memory of in-memory Mondrian per distinct cell and column (codes, ranks, layouts, copies).
 _CELL_BYTES = 64
 
 
-def _check_cell_count(data, cols, max_cells):
-    """Count the distinct ``cols`` rows on the cluster and refuse (MemoryError) when they exceed
-    ``max_cells`` (default: what fits in half the available memory)."""
-    cols = _check_data(data, cols, "qi and sa")
+def _max_cells(max_cells, n_cols):
+    """``max_cells`` checked, or by default what fits in half the available memory."""
     if max_cells is None:
         import psutil
-        max_cells = psutil.virtual_memory().available // 2 // (_CELL_BYTES * len(cols))
+        return int(psutil.virtual_memory().available // 2 // (_CELL_BYTES * n_cols))
+    from ._validation import check_int
+    return check_int(max_cells, "max_cells", minimum=1)
+
+
+def _compute(data, *xs):
+    """``xs`` computed together on Dask's scheduler (for a Dask ``data``), else as they are."""
+    if _is_dask(data):
+        import dask
+        return dask.compute(*xs)
+    return xs
+
+
+def _n_distinct(frame, cols, by=None):
+    """The number of distinct ``cols`` rows of ``frame`` (per ``by`` value, a Series, when given):
+    on a Dask frame a group-by whose result is spread over as many partitions as the data (no
+    single worker holds every distinct row); only the counts leave the cluster."""
+    kw = dict(split_out=frame.npartitions) if _is_dask(frame) else {}
+    sizes = frame.groupby(cols, sort=False, observed=True, dropna=False).size(**kw)
+    if by is None:
+        return sizes.shape[0] if not _is_dask(frame) else sizes.size
+    return sizes.reset_index().groupby(by, sort=False).size()
+
+
+def _root_counts(data, cols):
+    """The whole data's number of distinct ``cols`` rows, records per SA value (missing values
+    kept) and smallest and largest value of every other column (lazy on a Dask frame)."""
+    qi, sa = cols[:-1], cols[-1]
+    frame = data[cols]
+    out = _compute(data, _n_distinct(frame, cols), frame.groupby(sa, sort=False, observed=True, dropna=False).size(),
+                   frame[qi].min(), frame[qi].max())
+    return dict(cells=int(out[0]), sa=out[1], lo=out[2], hi=out[3])
+
+
+def _summary(data, qi, sa, root):
+    """A small pandas frame with the data's dtypes, each QI's smallest and largest value and
+    every distinct SA value: the in-memory checks read it as they would read the records."""
+    S = len(root["sa"])
+    rows = max(S, 2)
+    out = {}
+    for c in qi:
+        if not (isinstance(data[c].dtype, np.dtype) and data[c].dtype.kind in "iu"):
+            raise TypeError(f"qi: column {c!r} has dtype {data[c].dtype}; growing the top levels on the cluster "
+                            f"(more distinct cells than max_cells) needs plain integer codes")
+        v = [root["lo"][c], root["hi"][c]]
+        out[c] = pd.Series((v * rows)[:rows], dtype=data[c].dtype)
+    vals = list(root["sa"].index)
+    out[sa] = pd.Series((vals * 2)[:rows], dtype=data[sa].dtype)
+    return pd.DataFrame(out)
+
+
+def _descend(Z, tdim, tthr, tleft, tright):
+    """The node of the top tree each row of 0-based codes ``Z`` reaches (the splits' codes
+    ``<= tthr`` to the left)."""
+    node = np.zeros(Z.shape[0], dtype=np.int64)
+    rows = np.flatnonzero(tdim[node] >= 0)
+    while rows.size:
+        nd = node[rows]
+        go_left = Z[rows, tdim[nd]] <= tthr[nd]
+        node[rows] = np.where(go_left, tleft[nd], tright[nd])
+        rows = rows[tdim[node[rows]] >= 0]
+    return node
+
+
+def _tag(part, qi, sa, values, dlo, top, loc_of, cand):
+    """The records of one partition in the top tree's nodes ``loc_of >= 0``: a frame of ``node``
+    (``loc_of`` of the node reached), ``s`` (SA index) and the 0-based codes: every QI's
+    (``z0``, ``z1``, ...) or, with ``cand`` (one QI per node, -1 for none), the node's ``v``."""
+    Z = np.column_stack([part[c].to_numpy().astype(np.int64) for c in qi]) - dlo
+    loc = loc_of[_descend(Z, *top)]
+    keep = loc >= 0
+    if cand is not None:
+        keep[keep] = cand[loc[keep]] >= 0
+    rows = np.flatnonzero(keep)
+    out = {"node": loc[rows]}
+    if cand is None:
+        for j in range(len(qi)):
+            out[f"z{j}"] = Z[rows, j]
     else:
-        from ._validation import check_int
-        max_cells = check_int(max_cells, "max_cells", minimum=1)
-    sizes = data[cols].groupby(cols, sort=True, observed=True, dropna=False).size()   # tree reduction, no shuffle
-    n_cells = int(len(sizes))                                                # only the count leaves the cluster
-    if n_cells > max_cells:
-        raise MemoryError(f"dask_mondrian: the data has {n_cells:,} distinct (qi, sa) cells, more than the "
-                          f"{max_cells:,} that fit in memory ({_CELL_BYTES} bytes per cell and column, "
-                          f"{len(cols)} columns); coarsen a quasi-identifier or run with more memory")
+        out["v"] = Z[rows, cand[loc[rows]]]
+    out["s"] = pd.Index(values).get_indexer(part[sa].to_numpy()[rows]).astype(np.int64)
+    return pd.DataFrame(out)
+
+
+class _Top:
+    """The top levels of a Mondrian tree grown on the cluster: per node its split (``dim`` -1
+    for none), 0-based threshold, children, depth and 0-based box."""
+
+    def __init__(self, dlo, dhi):
+        self.dim, self.thr, self.left, self.right = [-1], [0], [-1], [-1]
+        self.depth = [0]
+        self.lo, self.hi = [np.zeros(dlo.size, np.int64)], [dhi - dlo]
+
+    def arrays(self):
+        return tuple(np.array(a, dtype=np.int64) for a in (self.dim, self.thr, self.left, self.right))
+
+    def split(self, node, j, thr):
+        ids = []
+        for side in (0, 1):
+            lo, hi = self.lo[node].copy(), self.hi[node].copy()
+            if side == 0:
+                hi[j] = thr
+            else:
+                lo[j] = thr + 1
+            ids.append(len(self.dim))
+            self.dim.append(-1)
+            self.thr.append(0)
+            self.left.append(-1)
+            self.right.append(-1)
+            self.depth.append(self.depth[node] + 1)
+            self.lo.append(lo)
+            self.hi.append(hi)
+        self.dim[node], self.thr[node], (self.left[node], self.right[node]) = j, thr, ids
+        return ids
+
+
+def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, distance, t_rule, domain,
+                sa_values, requirements):
+    """:func:`dask_mondrian` when the distinct cells do not fit: the top levels on the cluster,
+    each node's subtree in memory once its cells fit, the pieces numbered as one tree."""
+    from .partition._cells import _qi_box, _sensitive_codes
+    from .partition._encoding import _check_common
+    from .partition._mondrian import _check_k, _median_counts, _mondrian_cells, _replay, _rules, _spread
+
+    summary = _summary(data, qi, sa, root)
+    qi = _check_common(summary, qi, sa)
+    n = int(root["sa"].sum())
+    k = _check_k(k, n)
+    _, dlo, dhi = _qi_box(summary, qi, domain)
+    values, s_root = _sensitive_codes(summary.iloc[:len(root["sa"])], sa, sa_values)
+    S = len(values)
+    rules, params = _rules(summary, sa, S, n, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind,
+                           distance=distance, t_rule=t_rule, sa_values=sa_values, requirements=requirements)
+    root_hist = np.bincount(s_root, weights=root["sa"].to_numpy(np.float64), minlength=S)
+    rules.root_p = root_hist / n
+    max_height = params["max_height"]
+    d = len(qi)
+    width = dhi - dlo + 1
+    zc = [f"z{j}" for j in range(d)]
+    meta_all = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ["node"] + zc + ["s"]})
+    meta_v = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ("node", "v", "s")})
+
+    def tagged(top, nodes, cand=None):
+        loc_of = np.full(len(top.dim), -1, dtype=np.int64)
+        loc_of[nodes] = np.arange(len(nodes))
+        args = (qi, sa, values, dlo, top.arrays(), loc_of, cand)
+        if _is_dask(data):
+            return data[qi + [sa]].map_partitions(_tag, *args, meta=meta_all if cand is None else meta_v)
+        return _tag(data, *args)
+
+    top = _Top(dlo, dhi)
+    active = np.zeros(1, dtype=np.int64)
+    stats = dict(cnt=np.array([n]), hist=root_hist[None, :], cells=np.array([root["cells"]]),
+                 lo=(root["lo"][qi].to_numpy(np.int64) - dlo)[None, :], hi=(root["hi"][qi].to_numpy(np.int64) - dlo)[None, :])
+    leaves, handoff = {}, []                            # top node -> SA histogram; nodes finished in memory
+    while active.size:
+        fits = stats["cells"] <= max_cells
+        handoff.extend(zip(active[fits].tolist(), stats["cells"][fits].tolist()))
+        pend = np.flatnonzero(~fits)
+        nodes = active[pend]
+        cnt, hist = stats["cnt"][pend], stats["hist"][pend]
+        can = rules.can(cnt, hist, top.depth[nodes[0]] if nodes.size else 0, max_height)
+        spread = np.column_stack([_spread(stats["lo"][pend, j], stats["hi"][pend, j], width[j]) for j in range(d)])
+        order = np.argsort(-spread, axis=1, kind="stable")      # widest normalised spread first, as in memory
+        best_dim = np.full(nodes.size, -1, dtype=np.int64)
+        best_thr = np.zeros(nodes.size, dtype=np.int64)
+        todo = np.flatnonzero(can)
+        for r in range(d):
+            if not todo.size:
+                break
+            cand = np.full(nodes.size, -1, dtype=np.int64)
+            cand[todo] = order[todo, r]
+            (vc,) = _compute(data, tagged(top, nodes, cand).groupby(["node", "v", "s"], sort=False).size())
+            vc = vc.rename("n").reset_index()
+            loc_all = vc["node"].to_numpy(np.int64)
+            pos = np.full(nodes.size, -1, dtype=np.int64)
+            pos[todo] = np.arange(todo.size)
+            med, n_le, n_lt, h_le, h_lt = _median_counts(pos[loc_all], vc["v"].to_numpy(np.int64),
+                                                         vc["s"].to_numpy(np.int64), vc["n"].to_numpy(np.int64),
+                                                         cnt[todo], S, rules.need_hist)
+            good, use_lt = rules.cut(cnt[todo], n_le, n_lt, h_le, h_lt, hist[todo] if rules.need_hist else None)
+            best_dim[todo[good]] = cand[todo][good]
+            best_thr[todo[good]] = np.where(use_lt, med - 1, med)[good]
+            todo = todo[best_dim[todo] < 0]
+        children = []
+        for i, node in enumerate(nodes.tolist()):
+            if best_dim[i] < 0:
+                leaves[node] = hist[i]
+            else:
+                children.extend(top.split(node, int(best_dim[i]), int(best_thr[i])))
+        active = np.array(children, dtype=np.int64)
+        if active.size:
+            frame = tagged(top, active)
+            h, lo, hi, cells = _compute(data, frame.groupby(["node", "s"], sort=False).size(),
+                                        frame.groupby("node", sort=False)[zc].min(),
+                                        frame.groupby("node", sort=False)[zc].max(),
+                                        _n_distinct(frame, ["node"] + zc + ["s"], by="node"))
+            h = h.rename("n").reset_index()
+            m = active.size
+            hh = np.zeros((m, S))
+            np.add.at(hh, (h["node"].to_numpy(np.int64), h["s"].to_numpy(np.int64)), h["n"].to_numpy(np.float64))
+            stats = dict(cnt=hh.sum(axis=1).astype(np.int64), hist=hh,
+                         cells=cells.reindex(np.arange(m), fill_value=0).to_numpy(np.int64),
+                         lo=lo.reindex(np.arange(m)).to_numpy(np.int64), hi=hi.reindex(np.arange(m)).to_numpy(np.int64))
+    # the nodes set aside: their cells in batches of at most max_cells, each subtree grown in memory
+    subs = {}
+    batch, size = [], 0
+    for i, (node, c) in enumerate(handoff):
+        batch.append(node)
+        size += c
+        if i + 1 == len(handoff) or size + handoff[i + 1][1] > max_cells:
+            (cells,) = _compute(data, tagged(top, np.array(batch)).groupby(["node"] + zc + ["s"], sort=False).size())
+            cells = cells.rename("n").reset_index().sort_values("node", kind="stable")
+            loc = cells["node"].to_numpy(np.int64)
+            cut = np.searchsorted(loc, np.arange(len(batch) + 1))
+            for b, nd in enumerate(batch):
+                rows = cells.iloc[cut[b]:cut[b + 1]]
+                mh = None if max_height is None else max_height - top.depth[nd]
+                subs[nd] = _mondrian_cells([rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
+                                           rows["n"].to_numpy(np.int64), S, dlo, dhi, rules, mh,
+                                           box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
+            batch, size = [], 0
+    tree, leaf_nodes, hists = _replay(*_forest(top, leaves, subs, dlo, S), dlo, dhi)
+    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
+
+
+def _forest(top, leaves, subs, dlo, S):
+    """The top tree and the subtrees grown in memory as one array of nodes (``dim``, 0-based
+    ``thr``, ``left``, ``right``, each leaf's row of the histograms, the histograms): a top node
+    set aside stands for its subtree's root."""
+    tdim, tthr, tleft, tright = top.arrays()
+    parts = [(tdim, tthr, tleft, tright)]
+    hrow = [np.full(tdim.size, -1, dtype=np.int64)]
+    hists = [np.zeros((0, S))]
+    redirect = np.arange(tdim.size, dtype=np.int64)
+    off, h_off = tdim.size, 0
+    for node, hist in leaves.items():
+        hrow[0][node] = h_off
+        hists.append(hist[None, :])
+        h_off += 1
+    for node, (tree, leaf_nodes, h) in subs.items():
+        dim, thr, left, right, _ = tree.arrays()
+        inner = dim >= 0
+        thr = np.where(inner, thr - dlo[np.maximum(dim, 0)], 0)
+        parts.append((dim, thr, np.where(inner, left + off, -1), np.where(inner, right + off, -1)))
+        rows = np.full(dim.size, -1, dtype=np.int64)
+        rows[np.asarray(leaf_nodes, dtype=np.int64)] = h_off + np.arange(len(leaf_nodes))
+        hrow.append(rows)
+        hists.append(h)
+        redirect[node] = off
+        off += dim.size
+        h_off += len(leaf_nodes)
+    dim, thr, left, right = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    inner = dim >= 0
+    left[inner] = np.where(left[inner] < tdim.size, redirect[np.minimum(left[inner], tdim.size - 1)], left[inner])
+    right[inner] = np.where(right[inner] < tdim.size, redirect[np.minimum(right[inner], tdim.size - 1)], right[inner])
+    return dim, thr, left, right, np.concatenate(hrow), np.concatenate(hists)
 
 
 def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: int, rng: int | np.random.Generator,
