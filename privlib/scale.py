@@ -233,17 +233,23 @@ def _compute(data, *xs):
 
 def _reduce(data, part_fn, merge_fn, *args):
     """``part_fn(partition, *args)`` on every partition where it lives, the results merged four at
-    a time (``merge_fn``) on the workers: only the last merge leaves the cluster (on a pandas
-    frame: ``part_fn`` on the whole frame)."""
+    a time (``merge_fn``) on the workers, the distinct cells' hashes replaced by their number
+    (per node) there: only counts leave the cluster (on a pandas frame: the same steps in memory)."""
     if not _is_dask(data):
-        return part_fn(data, *args)
+        return _count_keys(merge_fn(part_fn(data, *args)))
     import dask
     parts = [dask.delayed(part_fn)(p, *args) for p in data.to_delayed()]
     while len(parts) > 1:
         parts = [dask.delayed(merge_fn)(*parts[i:i + 4]) if i + 1 < len(parts) else parts[i]
                  for i in range(0, len(parts), 4)]
-    (out,) = dask.compute(parts[0])
+    (out,) = dask.compute(dask.delayed(_count_keys)(parts[0]))
     return out
+
+
+def _count_keys(out):
+    """``out["keys"]`` (hashes, nodes) replaced by the number of distinct cells (per node: an array)."""
+    keys, nodes = out["keys"]
+    return {**out, "keys": int(keys.size) if nodes is None else np.bincount(nodes)}
 
 
 def _keys(part, cols, node=None):
@@ -286,10 +292,8 @@ def _root_counts(data, cols):
     (missing values kept) and smallest and largest value of every other column: one pass, merged
     on the cluster."""
     out = _reduce(data[cols], _root_part, _root_merge, cols)
-    if not _is_dask(data):
-        out = _root_merge(out)
     sa = out["sa"][out["sa"] > 0].astype(np.int64)
-    return dict(cells=int(out["keys"][0].size), sa=sa, lo=out["lo"], hi=out["hi"])
+    return dict(cells=out["keys"], sa=sa, lo=out["lo"], hi=out["hi"])
 
 
 def _summary(data, qi, sa, root):
@@ -455,7 +459,7 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
             st = _reduce(data[qi + [sa]], _level_part, _level_merge, qi, sa, values, dlo, top.arrays(), loc_of,
                          active.size, S)
             stats = dict(cnt=st["hist"].sum(axis=1).astype(np.int64), hist=st["hist"].astype(float),
-                         cells=np.bincount(st["keys"][1], minlength=active.size), lo=st["lo"], hi=st["hi"])
+                         cells=np.pad(st["keys"], (0, active.size - st["keys"].size)), lo=st["lo"], hi=st["hi"])
     # the nodes set aside: their cells in batches of at most max_cells, each subtree grown in memory
     subs = {}
     batch, size = [], 0

@@ -154,18 +154,25 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
         if columns:
             Z = [Z[:, j].astype(zcols[j].dtype) for j in range(d)]
         return Z, uniq[:, d].astype(np.int64), w.astype(np.int64)
-    key = np.zeros(n, dtype=np.int64)
+    dense = size <= max(n, _DENSE_CELLS)
+    # a key below 2**32 in 4 bytes (the sort's input, sorted in place: no copy of it), unless the
+    # count table reads it (np.bincount works on int64 keys)
+    key = np.zeros(n, dtype=np.uint32 if size <= 2 ** 32 and not dense else np.int64)
     for j in range(d):
-        key *= widths[j]
-        key += zcols[j] if cols[j] is None else np.searchsorted(cols[j], zcols[j])
+        key *= widths[j]                   # every partial key is below the full one: no overflow
+        np.add(key, zcols[j] if cols[j] is None else np.searchsorted(cols[j], zcols[j]), out=key, casting="unsafe")
     key *= S
-    key += s
-    if size <= max(n, _DENSE_CELLS):
+    np.add(key, s, out=key, casting="unsafe")
+    if dense:
         counts = np.bincount(key, weights=weights, minlength=size)
         uk = np.flatnonzero(counts)
         w = counts[uk]
     elif weights is None:
-        uk, w = np.unique(key, return_counts=True)
+        key.sort()                         # in place: the key is this function's own
+        starts = np.flatnonzero(np.concatenate([[True], key[1:] != key[:-1]]) if n else np.zeros(0, bool))
+        uk = key[starts]                   # the key's dtype: the cells' codes are split off in it
+        w = np.diff(np.append(starts, n))
+        del starts
     else:
         uk, inv = np.unique(key, return_inverse=True)
         w = np.bincount(inv, weights=weights, minlength=uk.size)
