@@ -19,8 +19,10 @@ ledger, reports): the functions accept a pandas DataFrame too and then equal
 memory is the table of distinct cells: a census table of 10^8 records over a few coded QIs has
 at most the product of their domain sizes (times the SA's) distinct cells -- 709,632 for the
 empirical-privacy chapter's five Adult QIs and 14 occupations -- however many records it holds.
-A QI with a distinct value per record (an exact income, a timestamp) has to be coded coarser
-first.
+A QI with a distinct value per record (an exact income, a timestamp) makes the cells as many as
+the records: :func:`dask_mondrian` then grows the top levels of its tree on the cluster, from
+per-node counts, until each node's cells fit (the other functions need the cells in memory; code
+such a QI coarser first).
 
 Dask (``pip install privlib[dask]``) is imported only when a Dask DataFrame is passed: ``import
 privlib.scale`` does not import it.  The computation runs on the scheduler Dask is configured
@@ -28,7 +30,7 @@ with: a ``dask.distributed.Client`` made current (``Client(cluster)``) sends it 
 
 ================================ =================================================================
 :func:`cell_counts`              distinct rows of some columns and their counts (the count step)
-:func:`dask_mondrian`            Mondrian (k, l, t) from the cells
+:func:`dask_mondrian`            Mondrian (k, l, t) from the cells (top levels on the cluster if need be)
 :func:`dask_kdtree`              the DP kd-tree from the cells (same draws and noise)
 :func:`dask_contingency_table`   DiffGen's counts per cut value combination and class
 :func:`dask_k_anonymity`         k-anonymity, l-diversity and t-closeness of a published table,
@@ -159,7 +161,7 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     counted where the records live; a node whose cells fit is set aside, every other node is
     split as in memory -- on the QI of widest normalised spread (then the next widest), at its
     median, read from the counts per (node, code, SA value) of that QI, the cut allowed by the
-    same rules (:class:`privlib.partition._mondrian._Rules`: k, l, t, ``requirements``).  Each
+    same rules (k, l, t, ``requirements``: one object decides in both places).  Each
     node set aside then has its cells brought into memory (in batches of at most ``max_cells``
     cells) and its subtree grown there; the pieces are numbered as one tree.  The result is the
     in-memory one, leaf for leaf, node for node.  Memory: ``max_cells`` cells and, per level,
