@@ -199,21 +199,29 @@ def n_cells(df, cols):
     return len(df[cols].drop_duplicates())
 
 
+def spy_cell_counts(monkeypatch):
+    """Record every call of scale.cell_counts (the public step that brings the cells into memory)."""
+    calls = []
+    fn = scale.cell_counts
+    monkeypatch.setattr(scale, "cell_counts", lambda *a, **k: calls.append(len(a[1])) or fn(*a, **k))
+    return calls
+
+
 @pytest.mark.parametrize("kw", [dict(k=5, l=3, t=0.3), dict(k=4, t=0.2, t_rule="source", max_height=9)],
                          ids=lambda kw: ", ".join(f"{a}={b}" for a, b in kw.items()))
 def test_mondrian_top_levels_on_the_cluster_equal_in_memory(client, data, setup, kw, monkeypatch):
     """More distinct cells than max_cells: the top levels are grown on the cluster (from per-node
-    counts), each node's subtree in memory; the same tree, node for node."""
+    counts; the cells never come into memory in one piece), each node's subtree in memory; the
+    same tree, node for node."""
     df, ddf = data
     qi, sa = list(setup.qi), setup.sa
     c = n_cells(df, qi + [sa])
-    calls = []
-    top_levels = scale._top_levels
-    monkeypatch.setattr(scale, "_top_levels", lambda *a, **k: calls.append(a[3]) or top_levels(*a, **k))
+    calls = spy_cell_counts(monkeypatch)
     dec = scale.dask_mondrian(ddf, qi, sa, domain=setup.domain, max_cells=c // 3, **kw)
-    assert calls == [c // 3]
-    same(dec, mondrian(df, qi, sa, domain=setup.domain, **kw))
-    assert np.array_equal(dec.tree_leaf, mondrian(df, qi, sa, domain=setup.domain, **kw).tree_leaf)
+    assert calls == []
+    want = mondrian(df, qi, sa, domain=setup.domain, **kw)
+    same(dec, want)
+    assert np.array_equal(dec.tree_leaf, want.tree_leaf)
 
 
 def test_mondrian_top_levels_with_a_wide_quasi_identifier(client):
@@ -230,22 +238,19 @@ def test_mondrian_top_levels_with_a_wide_quasi_identifier(client):
 
 
 def test_mondrian_counts_the_cells_before_building(client, data, setup, monkeypatch):
-    """The distinct cells are counted first: the cells come into memory only when they fit, the
-    top levels are grown on the cluster otherwise (no error: the count decides the path)."""
+    """The distinct cells are counted first: they come into memory (cell_counts) only when they
+    fit; with one cell fewer allowed, the top levels are grown on the cluster (no error: the
+    count decides the path, not the result)."""
     df, ddf = data
     qi, sa = list(setup.qi), setup.sa
     c = n_cells(df, qi + [sa])
-    seen = []
-    for name in ("_root_counts", "_weighted", "_top_levels"):
-        fn = getattr(scale, name)
-        monkeypatch.setattr(scale, name, lambda *a, _fn=fn, _name=name, **k: seen.append(_name) or _fn(*a, **k))
+    calls = spy_cell_counts(monkeypatch)
     want = mondrian(df, qi, sa, k=5)
     same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=c), want)
-    assert seen == ["_root_counts", "_weighted"]
-    seen.clear()
+    assert calls == [len(qi) + 1]
+    calls.clear()
     same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=c - 1), want)
-    assert seen == ["_root_counts", "_top_levels"]
-    assert scale._root_counts(ddf, qi + [sa])["cells"] == c
+    assert calls == []
 
 
 def test_mondrian_top_levels_errors(client, data, setup):

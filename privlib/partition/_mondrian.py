@@ -246,33 +246,6 @@ def _grow(tree, active, act_lo, act_hi, sp, dims, thr, depth, dlo):
             np.stack([hi_l, hi_r], axis=1).reshape(-1, d))
 
 
-def _median_counts(loc, v, s, cnt, c, S, need_hist):
-    """Per node ``i`` (``c[i]`` records): the code of the record at sorted position
-    ``(c[i] - 1) // 2`` (the median of :class:`_Layouts`), the records at most / below it and
-    (``need_hist``) their SA histograms, from a table of counts: ``cnt`` records of node
-    ``loc``, code ``v`` and SA index ``s`` (rows in any order, each (loc, v, s) once)."""
-    m = c.size
-    W = int(v.max(initial=0)) + 1
-    key = loc.astype(np.int64) * W + v
-    o = np.argsort(key, kind="stable")
-    key, cnt_o = key[o], cnt[o].astype(np.int64)
-    C = np.concatenate([[0], np.cumsum(cnt_o)])
-    first = np.searchsorted(key, np.arange(m, dtype=np.int64) * W, side="left")
-    before = C[first]
-    pos = np.searchsorted(C, before + (c - 1) // 2 + 1, side="left") - 1     # the row holding the median record
-    med = key[pos] - np.arange(m, dtype=np.int64) * W
-    mk = np.arange(m, dtype=np.int64) * W + med
-    n_le = C[np.searchsorted(key, mk, side="right")] - before
-    n_lt = C[np.searchsorted(key, mk, side="left")] - before
-    h_le = h_lt = None
-    if need_hist:
-        wts = cnt.astype(float)
-        rm = med[loc]
-        h_le = _group_hist(loc, s, m, S, wts * (v <= rm))
-        h_lt = _group_hist(loc, s, m, S, wts * (v < rm))
-    return med, n_le, n_lt, h_le, h_lt
-
-
 def _index_dtype(n):
     return np.int32 if n < 2 ** 31 else np.int64
 
@@ -684,29 +657,3 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
     return tree, leaf_nodes, hists
 
-
-def _replay(dim, thr, left, right, hrow, hists, dlo, dhi):
-    """The :class:`_Tree`, leaf ids and leaf histograms that :func:`_mondrian_cells` numbers, of a
-    tree given node by node in any numbering (node 0 the root): ``dim`` (-1 for a leaf), 0-based
-    ``thr``, ``left``/``right`` (indices into these arrays) and each leaf's row ``hrow`` of
-    ``hists``.  A tree grown in pieces (top levels on a cluster, subtrees in memory) gets the ids
-    of the tree grown at once: level by level, the left children then the right ones."""
-    d = dlo.size
-    tree = _Tree(d, dlo, dhi)
-    active = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
-    act_lo, act_hi = np.zeros((1, d), np.int64), (dhi - dlo)[None, :]
-    f = np.zeros(1, np.int64)
-    leaf_nodes, rows = [], []
-    depth = 0
-    while active.size:
-        dm = dim[f]
-        leaf = dm < 0
-        leaf_nodes.append(active[leaf])
-        rows.append(hrow[f[leaf]])
-        sp = np.flatnonzero(~leaf)
-        if not sp.size:
-            break
-        depth += 1
-        active, act_lo, act_hi = _grow(tree, active, act_lo, act_hi, sp, dm[sp], thr[f[sp]], depth, dlo)
-        f = np.column_stack([left[f[sp]], right[f[sp]]]).ravel()
-    return tree, np.concatenate(leaf_nodes), hists[np.concatenate(rows)]
