@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
 from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness, as_requirements
-from ._cells import _cells_or_records, _qi_box, _sensitive_codes, _small_uint
+from ._cells import _cells_or_records, _count_codes, _qi_box, _sensitive_codes, _small_uint
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _check_common
 
@@ -134,7 +134,7 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     S = len(values)
     rules, params = _rules(df, sa, S, n, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
                            t_rule=t_rule, sa_values=sa_values, requirements=requirements)
-    rules.root_p = np.bincount(s, weights=weights, minlength=S).astype(float) / n
+    rules.root_p = _count_codes(s, S, weights) / n
     # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
     # (the cell path); when almost every record is its own cell, on the records (the record path)
