@@ -10,7 +10,12 @@ high-cardinality cases (``mondrian_hc``, ``kdtree_hc``: ``--algos mondrian_hc,kd
 fnlwgt to eight Adult QIs, so that almost every record is its own cell (SA income);
 ``mondrian_codes`` runs Mondrian on the eight QIs alone stored as one-byte codes, the form in
 which 10^8 records fit in memory (``--algos mondrian_codes --sizes 100000000``, about 1 GB of
-input).
+input).  ``mondrian_dask_hc`` runs :func:`privlib.scale.dask_mondrian` on the high-cardinality
+table held by a 2-worker ``LocalCluster`` (20 partitions, persisted on the workers before the
+clock starts) with a cell limit of a quarter of the records: the top levels of the tree are grown
+on the cluster, the subtrees in the client; its CPU time adds the workers' (``psutil``), its peak
+is the client's (``worker_peak_gb``: the two workers' peaks summed); ``leaves`` equals
+``mondrian_hc``'s at the same size (the same tree).
 
 Run from the repository root:
 
@@ -19,6 +24,7 @@ Run from the repository root:
     python benchmarks/bench_scale.py --census --save benchmarks/results/bench_scale.csv
     python benchmarks/bench_scale.py --algos mondrian_hc,kdtree_hc --census --save benchmarks/results/bench_scale.csv
     python benchmarks/bench_scale.py --algos mondrian_codes --sizes 100000000 --save benchmarks/results/bench_scale.csv
+    python benchmarks/bench_scale.py --algos mondrian_dask_hc --sizes 10000000 --save benchmarks/results/bench_scale.csv
 
 Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
 DataFrame to the release), its CPU time (``time.process_time``: what a shared, loaded machine
@@ -43,11 +49,15 @@ import time
 import numpy as np
 import pandas as pd
 
-ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc", "mondrian_codes")
+ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc", "mondrian_codes", "mondrian_dask_hc")
 LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10",
          "mondrian_hc": "Mondrian k = 10, 9 QIs with fnlwgt",
          "kdtree_hc": "DP kd-tree eps = 1, height 10, 9 QIs with fnlwgt",
-         "mondrian_codes": "Mondrian k = 10, 8 QIs as one-byte codes"}
+         "mondrian_codes": "Mondrian k = 10, 8 QIs as one-byte codes",
+         "mondrian_dask_hc": "dask_mondrian k = 10, 9 QIs with fnlwgt, top levels on 2 workers"}
+#: the cell limit of ``mondrian_dask_hc``: a quarter of the records (10^7 records: 2.5 M of the 9.9 M
+#: distinct cells fit at once), so that the top levels of the tree are grown on the cluster
+DASK_MAX_CELLS = 4
 #: the high-cardinality case: eight Adult QIs and fnlwgt (almost every record its own cell), SA income
 HC_QI = ("age", "workclass", "education", "marital_status", "occupation", "relationship", "race", "sex", "fnlwgt")
 HC_SA = "income"
@@ -173,6 +183,8 @@ def run_one(algo, n):
             domain = {c: (int(df[c].min()), int(df[c].max())) for c in qi}   # a benchmark: no privacy claim
             call = lambda: dp_kdtree(df, qi, HC_SA, eps=1.0, height=10, rng=SEED,          # noqa: E731
                                      domain=domain, sa_values=sorted(df[HC_SA].unique()))
+    elif algo == "mondrian_dask_hc":
+        return _run_dask(n)
     else:
         from privlib import diffgen as dg
         from privlib.data import load_adult
@@ -198,14 +210,59 @@ def run_one(algo, n):
                 leaves=int(size), load=load)
 
 
+def _worker_usage():
+    """This process's CPU seconds and peak resident bytes (run on each worker)."""
+    import psutil
+    t = psutil.Process().cpu_times()
+    return t.user + t.system, _status_kb("VmHWM") * 1024
+
+
+def _run_dask(n):
+    """``mondrian_dask_hc``: :func:`privlib.scale.dask_mondrian` on a 2-worker LocalCluster."""
+    import warnings
+
+    import dask.dataframe as dd
+    from dask import distributed
+
+    from privlib.scale import dask_mondrian
+    df = high_cardinality(n, SEED)
+    input_bytes = int(df.memory_usage(deep=True).sum())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                           silence_logs=50, memory_limit=None)
+        client = distributed.Client(cluster)
+        ddf = dd.from_pandas(df, npartitions=20).persist()
+        distributed.wait(ddf)
+        del df
+    client.run(_reset_peak)
+    reset = _reset_peak()
+    w0 = client.run(_worker_usage)
+    load = os.getloadavg()[0]
+    t0, c0 = time.perf_counter(), time.process_time()
+    out = dask_mondrian(ddf, list(HC_QI), HC_SA, k=10, max_cells=n // DASK_MAX_CELLS)
+    seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
+    w1 = client.run(_worker_usage)
+    peak = _status_kb("VmHWM") * 1024 if reset else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    worker_cpu = sum(w1[a][0] - w0[a][0] for a in w1)
+    worker_peak = sum(w1[a][1] for a in w1)
+    client.close()
+    cluster.close()
+    return dict(algo="mondrian_dask_hc", n=n, seconds=seconds, cpu_seconds=cpu + worker_cpu, peak_gb=peak / 1e9,
+                input_gb=input_bytes / 1e9, leaves=int(out.n_leaves), load=load, worker_peak_gb=worker_peak / 1e9)
+
+
 def table(rows):
     frame = pd.DataFrame(rows)
     frame["peak / input"] = frame["peak_gb"] / frame["input_gb"]
     frame = frame.sort_values(["algo", "n"], kind="stable").reset_index(drop=True)
     frame["growth per 10x"] = growth(frame)
     frame["algorithm"] = frame["algo"].map(LABEL)
+    if "worker_peak_gb" not in frame:
+        frame["worker_peak_gb"] = np.nan
     return frame[["algo", "algorithm", "n", "seconds", "cpu_seconds", "growth per 10x", "peak_gb", "input_gb",
-                  "peak / input", "leaves", "load"]]
+                  "peak / input", "leaves", "load", "worker_peak_gb"]]
 
 
 def growth(frame):
@@ -257,7 +314,7 @@ def main():
                                                    "cpu_seconds": "{:.2f}".format,
                                                    "growth per 10x": "{:.1f}".format, "peak_gb": "{:.2f}".format,
                                                    "input_gb": "{:.2f}".format, "peak / input": "{:.2f}".format,
-                                                   "load": "{:.2f}".format}))
+                                                   "load": "{:.2f}".format, "worker_peak_gb": "{:.2f}".format}))
     if args.save:
         frame = frame.assign(cores=os.cpu_count(), machine=platform.machine(),
                              date=datetime.date.today().isoformat())

@@ -195,15 +195,84 @@ def _pid(_):
     return os.getpid()
 
 
-def test_mondrian_refuses_too_many_cells_before_building(client, data, setup):
+def n_cells(df, cols):
+    return len(df[cols].drop_duplicates())
+
+
+def spy_cell_counts(monkeypatch):
+    """Record every call of scale.cell_counts (the public step that brings the cells into memory)."""
+    calls = []
+    fn = scale.cell_counts
+    monkeypatch.setattr(scale, "cell_counts", lambda *a, **k: calls.append(len(a[1])) or fn(*a, **k))
+    return calls
+
+
+@pytest.mark.parametrize("kw", [dict(k=5, l=3, t=0.3), dict(k=4, t=0.2, t_rule="source", max_height=9)],
+                         ids=lambda kw: ", ".join(f"{a}={b}" for a, b in kw.items()))
+def test_mondrian_top_levels_on_the_cluster_equal_in_memory(client, data, setup, kw, monkeypatch):
+    """More distinct cells than max_cells: the top levels are grown on the cluster (from per-node
+    counts; the cells never come into memory in one piece), each node's subtree in memory; the
+    same tree, node for node."""
     df, ddf = data
     qi, sa = list(setup.qi), setup.sa
-    n_cells = len(df[qi + [sa]].drop_duplicates())
-    with pytest.raises(MemoryError, match=f"{n_cells:,} distinct"):
-        scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=n_cells - 1)
+    c = n_cells(df, qi + [sa])
+    calls = spy_cell_counts(monkeypatch)
+    dec = scale.dask_mondrian(ddf, qi, sa, domain=setup.domain, max_cells=c // 3, **kw)
+    assert calls == []
+    want = mondrian(df, qi, sa, domain=setup.domain, **kw)
+    same(dec, want)
+    assert np.array_equal(dec.tree_leaf, want.tree_leaf)
+
+
+def test_mondrian_top_levels_with_a_wide_quasi_identifier(client):
+    """Almost every record its own cell (a QI of 40,000 codes), unsigned and signed codes, a
+    numeric SA, a cell limit forcing several levels on the cluster."""
+    from privlib.requirements import BetaLikeness
+    gen = np.random.default_rng(11)
+    n = 20_000
+    df = pd.DataFrame({"w": gen.integers(-5, 40_000, n), "a": gen.integers(0, 90, n).astype(np.uint8),
+                       "b": gen.integers(0, 3, n), "s": gen.integers(0, 5, n)})
+    ddf = dd.from_pandas(df, npartitions=4)
+    kw = dict(k=3, l=2, requirements=[BetaLikeness(3.0)])
+    same(scale.dask_mondrian(ddf, ["a", "w", "b"], "s", max_cells=6_000, **kw), mondrian(df, ["a", "w", "b"], "s", **kw))
+
+
+def test_mondrian_counts_the_cells_before_building(client, data, setup, monkeypatch):
+    """The distinct cells are counted first: they come into memory (cell_counts) only when they
+    fit; with one cell fewer allowed, the top levels are grown on the cluster (no error: the
+    count decides the path, not the result)."""
+    df, ddf = data
+    qi, sa = list(setup.qi), setup.sa
+    c = n_cells(df, qi + [sa])
+    calls = spy_cell_counts(monkeypatch)
+    want = mondrian(df, qi, sa, k=5)
+    same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=c), want)
+    assert calls == [len(qi) + 1]
+    calls.clear()
+    same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=c - 1), want)
+    assert calls == []
+
+
+def test_mondrian_top_levels_errors(client, data, setup):
+    df, ddf = data
+    qi, sa = list(setup.qi), setup.sa
     with pytest.raises(ValueError, match="max_cells"):
         scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=0)
-    same(scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=n_cells), mondrian(df, qi, sa, k=5))
+    with pytest.raises(TypeError, match="max_cells"):
+        scale.dask_mondrian(ddf, qi, sa, k=5, max_cells=2.5)
+    # the in-memory checks, on the cluster's counts: the same messages
+    for kw in (dict(k=len(df) + 1), dict(k=5, l=99), dict(k=5, t=1.5), dict(k=5, t_rule="loose", t=0.2),
+               dict(k=5, max_height=-1), dict(k=5, domain={**setup.domain, "hours_per_week": (30, 40)}),
+               dict(k=5, sa_values=["nobody"])):
+        with pytest.raises(ValueError) as want:
+            mondrian(df, qi, sa, **kw)
+        with pytest.raises(ValueError) as got:
+            scale.dask_mondrian(ddf, qi, sa, max_cells=100, **kw)
+        assert str(got.value) == str(want.value), kw
+    # a QI that is not plain integer codes cannot be sent down the tree on the cluster
+    text = ddf.assign(sex=ddf["sex"].astype(str))
+    with pytest.raises(TypeError, match="qi: column 'sex' has dtype .*plain integer codes"):
+        scale.dask_mondrian(text, qi, sa, k=5, max_cells=100)
 
 
 def test_mondrian_requirements_equal_in_memory(client, data, setup):

@@ -103,3 +103,19 @@ def test_wide_and_narrow_quasi_identifiers_leaf_for_leaf(dup):
         dec = mondrian(df, qi, "s", **kw)
         assert dec.n_leaves > 10
         same(dec, reference_mondrian(df, qi, "s", **kw))
+
+
+@pytest.mark.parametrize("max_cells", [40, 1500])
+def test_top_levels_from_counts_equal_in_memory(max_cells):
+    """privlib.scale.dask_mondrian on a pandas frame with more distinct cells than ``max_cells``:
+    the top levels grown from per-node counts, the subtrees on their cells; node for node."""
+    from privlib import scale
+    gen = np.random.default_rng(2)
+    n = 6000
+    df = pd.DataFrame({"a": gen.integers(0, 50, n), "b": gen.integers(7, 3000, n), "c": gen.integers(0, 3, n),
+                       "s": gen.choice(list("pqrs"), n)})
+    for kw in (dict(k=4), dict(k=3, l=2, t=0.4), dict(k=3, t=0.2, t_rule="source"), dict(k=2, max_height=7)):
+        dec, ref = scale.dask_mondrian(df, ["a", "b", "c"], "s", max_cells=max_cells, **kw), mondrian(df, ["a", "b", "c"], "s", **kw)
+        for f in FIELDS + ("tree_leaf",):
+            assert np.array_equal(getattr(dec, f), getattr(ref, f)), f
+        assert dec.params == ref.params

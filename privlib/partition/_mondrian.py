@@ -9,7 +9,7 @@ import pandas as pd
 
 from .._validation import check_has_order, check_in, check_int, check_probability
 from ..requirements import KAnonymity, LDiversity, Requirement, TCloseness, as_requirements
-from ._cells import _cells_or_records, _qi_box, _sensitive_codes, _small_uint
+from ._cells import _cells_or_records, _count_codes, _qi_box, _sensitive_codes, _small_uint
 from ._decomposition import Decomposition, _group_hist, _Tree
 from ._encoding import _check_common
 
@@ -128,12 +128,32 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     >= 1) each row stands for that many records (:mod:`privlib.scale` passes distinct rows)."""
     qi = _check_common(df, qi, sa)
     n = len(df) if weights is None else int(weights.sum())
-    k = check_int(k, "k", minimum=1)
-    if k > n:
-        raise ValueError(f"k: expected an integer <= the number of records ({n}), got {k}")
+    k = _check_k(k, n)
     zcols, dlo, dhi = _qi_box(df, qi, domain)        # the QIs' codes, one compact column each
     values, s = _sensitive_codes(df, sa, sa_values)
     S = len(values)
+    rules, params = _rules(df, sa, S, n, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
+                           t_rule=t_rule, sa_values=sa_values, requirements=requirements)
+    rules.root_p = _count_codes(s, S, weights) / n
+    # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
+    # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
+    # (the cell path); when almost every record is its own cell, on the records (the record path)
+    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
+    tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, rules, params["max_height"])
+    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
+
+
+def _check_k(k, n):
+    k = check_int(k, "k", minimum=1)
+    if k > n:
+        raise ValueError(f"k: expected an integer <= the number of records ({n}), got {k}")
+    return k
+
+
+def _rules(df, sa, S, n, *, k, l, t, max_height, l_kind, distance, t_rule, sa_values, requirements):
+    """The checks of Mondrian's options after the QIs' and SA's (``df[sa]`` gives the SA's dtype
+    and, for the ordered distance, its order; ``S`` values, ``n`` records): the :class:`_Rules`
+    of an allowed cut (without the root distribution, set by the caller) and the params."""
     if l is not None:
         l = check_int(l, "l", minimum=1)
         if l > S:
@@ -150,26 +170,80 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     if max_height is not None:
         max_height = check_int(max_height, "max_height", minimum=0)
     extra = as_requirements(requirements)
-    root = np.bincount(s, weights=weights, minlength=S).astype(float)
-    root_p = root / n
-    # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
-    # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
-    # (the cell path); when almost every record is its own cell, on the records (the record path)
-    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
-    # the privacy models as requirement objects, checked on each candidate child (LeFevre et al.'s
-    # "allowable" cut: both children satisfy every requirement)
-    k_req = KAnonymity(k)
-    l_req = LDiversity(l, kind=l_kind) if l is not None else None
-    t_req = TCloseness(t, distance=distance) if t is not None else None
-    child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
-    node_t = t is not None and t_rule == "source"       # source: t on the node being split
-    tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t,
-                                              max_height, extra)
     params = dict(model="mondrian", k=k, l=l, t=t, t_rule=t_rule if t is not None else None, l_kind=l_kind,
                   distance=distance, max_height=max_height, n=n)
     if extra:
         params["requirements"] = tuple(r.label() for r in extra)
-    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
+    return _Rules(k, l, l_kind, t, distance, t_rule, extra), params
+
+
+class _Rules:
+    """Which cuts are allowed (LeFevre et al.'s "allowable" cut: both children satisfy every
+    requirement -- the privacy models as requirement objects, the reference distribution
+    ``root_p`` being the whole table's) and which nodes may be split (depth, the source's t
+    rule).  One object decides for the in-memory tree and for :mod:`privlib.scale`'s top
+    levels grown on a cluster: the same cut from the same counts."""
+
+    def __init__(self, k, l, l_kind, t, distance, t_rule, extra):
+        self.k_req = KAnonymity(k)
+        self.l_req = LDiversity(l, kind=l_kind) if l is not None else None
+        self.t_req = TCloseness(t, distance=distance) if t is not None else None
+        self.child_t = t is not None and t_rule == "strict"      # strict: t on the children of a split
+        self.node_t = t is not None and t_rule == "source"       # source: t on the node being split
+        self.extra = extra
+        self.need_hist = l is not None or self.child_t or any(r.needs != "sizes" for r in extra)
+        self.root_p = None
+
+    def ok(self, hist, cnt):
+        good = self.k_req.satisfied(cnt)
+        if self.l_req is not None:
+            good &= self.l_req.satisfied(cnt, hist)
+        if self.child_t:
+            good &= self.t_req.satisfied(cnt, hist, q=self.root_p)
+        for r in self.extra:
+            good &= r.satisfied(cnt, hist, q=self.root_p)
+        return good
+
+    def can(self, cnt, hist, depth, max_height):
+        """The nodes that may be split: below ``max_height`` and, with the source's rule, within t
+        ("nodes having EMD (compared to root) larger than t will not be split further")."""
+        can = np.ones(cnt.size, dtype=bool) if max_height is None else np.full(cnt.size, depth < max_height)
+        if self.node_t:
+            can &= self.t_req.satisfied(cnt, hist, q=self.root_p)
+        return can
+
+    def cut(self, c, n_le, n_lt, h_le, h_lt, hn):
+        """``(good, use_lt)`` of nodes of ``c`` records at their median on one QI: ``n_le`` /
+        ``n_lt`` records (SA histograms ``h_le`` / ``h_lt``, node's ``hn``) at most / below it:
+        whether a cut there is allowed, and whether it is the cut ``< median`` (the more balanced
+        of the two allowed ones)."""
+        ok_le = (n_le > 0) & (n_le < c) & self.ok(h_le, n_le) & self.ok(None if hn is None else hn - h_le, c - n_le)
+        ok_lt = (n_lt > 0) & (n_lt < c) & self.ok(h_lt, n_lt) & self.ok(None if hn is None else hn - h_lt, c - n_lt)
+        use_lt = ok_lt & (~ok_le | (np.abs(2 * n_lt - c) < np.abs(2 * n_le - c)))
+        return ok_le | ok_lt, use_lt
+
+
+def _spread(lo, hi, width):
+    """Normalised spread of nodes on one QI: ``(largest - smallest code) / (domain width - 1)``."""
+    return (hi - lo) / max(int(width) - 1, 1)
+
+
+def _grow(tree, active, act_lo, act_hi, sp, dims, thr, depth, dlo):
+    """Split the active nodes ``sp`` (0-based boxes ``act_lo``/``act_hi``) on ``dims`` at the
+    0-based codes ``thr`` (``<= thr`` left): add their children at ``depth`` (the lefts, then the
+    rights) and return the next level's ``(active, act_lo, act_hi)``, each left child before its
+    right sibling."""
+    d = act_lo.shape[1]
+    lo_l, hi_l = act_lo[sp].copy(), act_hi[sp].copy()
+    lo_r, hi_r = act_lo[sp].copy(), act_hi[sp].copy()
+    rows = np.arange(sp.size)
+    hi_l[rows, dims] = thr
+    lo_r[rows, dims] = thr + 1
+    left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth)
+    right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth)
+    tree.split(active[sp], dims, thr + dlo[dims], left_ids, right_ids)
+    return (np.column_stack([left_ids, right_ids]).ravel(), np.stack([lo_l, lo_r], axis=1).reshape(-1, d),
+            np.stack([hi_l, hi_r], axis=1).reshape(-1, d))
 
 
 def _index_dtype(n):
@@ -498,32 +572,23 @@ class _Layouts:
         self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
 
 
-def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, node_t, max_height, extra=()):
+def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
     """Mondrian's level-by-level splits on weighted distinct rows (see :func:`mondrian`).
 
     ``Z``: (u, d) 0-based codes (or a list of d code columns), ``s``: SA indices, ``w``:
-    multiplicities (None: one record each).  Returns the :class:`_Tree`, the leaf node ids and
-    their (float) SA histograms.  Ranges, medians and child counts are read from
-    :class:`_Layouts`; a QI's median is computed only for the nodes that reach it in their
-    order of preference (most nodes: their widest QI only).
+    multiplicities (None: one record each), ``rules``: the :class:`_Rules` of an allowed cut;
+    ``box``: the root's box ``(lo, hi)`` when the rows are one node's of a larger tree (default:
+    the domain ``dlo``/``dhi``, whose widths normalise the spreads either way).  Returns the
+    :class:`_Tree`, the leaf node ids and their (float) SA histograms.  Ranges, medians and
+    child counts are read from :class:`_Layouts`; a QI's median is computed only for the nodes
+    that reach it in their order of preference (most nodes: their widest QI only).
     """
     cols = [Z[:, j] for j in range(Z.shape[1])] if isinstance(Z, np.ndarray) else list(Z)
     if isinstance(Z, list):
         Z.clear()                                  # the caller's list: the columns die with ``cols``
     d = len(cols)
     width = (dhi - dlo + 1).astype(np.int64)
-    need_hist = l_req is not None or child_t or any(r.needs != "sizes" for r in extra)
-
-    def ok(hist, cnt):
-        good = k_req.satisfied(cnt)
-        if l_req is not None:
-            good &= l_req.satisfied(cnt, hist)
-        if child_t:
-            good &= t_req.satisfied(cnt, hist, q=root_p)
-        for r in extra:
-            good &= r.satisfied(cnt, hist, q=root_p)
-        return good
-
+    need_hist = rules.need_hist
     # every QI as the ranks of its distinct codes (medians and cuts are read on the ranks)
     vals, ranks = [], []
     for j in range(d):
@@ -537,25 +602,22 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
     del ranks
     flag = np.zeros(u, dtype=np.uint8)
     tree = _Tree(d, dlo, dhi)
-    ids = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
-    active = ids                                 # tree ids of the active nodes
-    act_lo = dlo[None, :] - dlo                  # boxes in 0-based codes
-    act_hi = dhi[None, :] - dlo
+    blo, bhi = (dlo, dhi) if box is None else (np.asarray(box[0], np.int64), np.asarray(box[1], np.int64))
+    active = tree.add(blo[None, :].copy(), bhi[None, :].copy(), 0)     # tree ids of the active nodes
+    act_lo = blo[None, :] - dlo                  # boxes in 0-based codes
+    act_hi = bhi[None, :] - dlo
     leaf_nodes, leaf_hists = [], []
     depth = 0
     while active.size:
         m = active.size
         st = lay.st
-        ar = np.arange(m)
         cnt = lay.counts()
-        hist = lay.hist("b", st[:-1], st[1:], ar, m, S) if (need_hist or node_t) else None
-        can = np.ones(m, dtype=bool) if max_height is None else np.full(m, depth < max_height)
-        if node_t:      # "nodes having EMD (compared to root) larger than t will not be split further"
-            can &= t_req.satisfied(cnt, hist, q=root_p)
+        hist = lay.hist("b", st[:-1], st[1:], np.arange(m), m, S) if (need_hist or rules.node_t) else None
+        can = rules.can(cnt, hist, depth, max_height)
         spread = np.zeros((m, d))
         for j in range(d):
             rmin, rmax = lay.rank_range(j)
-            spread[:, j] = (vals[j][rmax] - vals[j][rmin]) / max(int(width[j]) - 1, 1)
+            spread[:, j] = _spread(vals[j][rmin], vals[j][rmax], width[j])
         # preference: widest normalised spread first (stable: first listed on ties); the first
         # allowed cut in that order is taken
         order = np.argsort(-spread, axis=1, kind="stable")
@@ -571,11 +633,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
                 nodes = todo[jr == j]
                 c = cnt[nodes]
                 rmed, n_le, n_lt, h_le, h_lt = lay.median(j, nodes, c, S, need_hist)
-                hn = hist[nodes] if need_hist else None
-                ok_le = (n_le > 0) & (n_le < c) & ok(h_le, n_le) & ok(None if hn is None else hn - h_le, c - n_le)
-                ok_lt = (n_lt > 0) & (n_lt < c) & ok(h_lt, n_lt) & ok(None if hn is None else hn - h_lt, c - n_lt)
-                use_lt = ok_lt & (~ok_le | (np.abs(2 * n_lt - c) < np.abs(2 * n_le - c)))
-                good = ok_le | ok_lt
+                good, use_lt = rules.cut(c, n_le, n_lt, h_le, h_lt, hist[nodes] if need_hist else None)
                 med = vals[j][rmed]
                 g_nodes = nodes[good]
                 best_dim[g_nodes] = j
@@ -593,21 +651,9 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, root_p, k_req, l_req, t_req, child_t, 
         if not split.any():
             break
         sp = np.flatnonzero(split)
-        dims = best_dim[sp]
-        thr = best_thr[sp]
-        rthr = best_rthr[sp]
-        lo_l, hi_l = act_lo[sp].copy(), act_hi[sp].copy()
-        lo_r, hi_r = act_lo[sp].copy(), act_hi[sp].copy()
-        rows = np.arange(sp.size)
-        hi_l[rows, dims] = thr
-        lo_r[rows, dims] = thr + 1
         depth += 1
-        left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth)
-        right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth)
-        tree.split(active[sp], dims, thr + dlo[dims], left_ids, right_ids)
-        lay.split(sp, dims, rthr, flag)
-        active = np.column_stack([left_ids, right_ids]).ravel()
-        act_lo = np.stack([lo_l, lo_r], axis=1).reshape(-1, d)
-        act_hi = np.stack([hi_l, hi_r], axis=1).reshape(-1, d)
+        active, act_lo, act_hi = _grow(tree, active, act_lo, act_hi, sp, best_dim[sp], best_thr[sp], depth, dlo)
+        lay.split(sp, best_dim[sp], best_rthr[sp], flag)
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
     return tree, leaf_nodes, hists
+

@@ -19,8 +19,10 @@ ledger, reports): the functions accept a pandas DataFrame too and then equal
 memory is the table of distinct cells: a census table of 10^8 records over a few coded QIs has
 at most the product of their domain sizes (times the SA's) distinct cells -- 709,632 for the
 empirical-privacy chapter's five Adult QIs and 14 occupations -- however many records it holds.
-A QI with a distinct value per record (an exact income, a timestamp) has to be coded coarser
-first.
+A QI with a distinct value per record (an exact income, a timestamp) makes the cells as many as
+the records: :func:`dask_mondrian` then grows the top levels of its tree on the cluster, from
+per-node counts, until each node's cells fit (the other functions need the cells in memory; code
+such a QI coarser first).
 
 Dask (``pip install privlib[dask]``) is imported only when a Dask DataFrame is passed: ``import
 privlib.scale`` does not import it.  The computation runs on the scheduler Dask is configured
@@ -28,7 +30,7 @@ with: a ``dask.distributed.Client`` made current (``Client(cluster)``) sends it 
 
 ================================ =================================================================
 :func:`cell_counts`              distinct rows of some columns and their counts (the count step)
-:func:`dask_mondrian`            Mondrian (k, l, t) from the cells
+:func:`dask_mondrian`            Mondrian (k, l, t) from the cells (top levels on the cluster if need be) (top levels on the cluster if need be)
 :func:`dask_kdtree`              the DP kd-tree from the cells (same draws and noise)
 :func:`dask_contingency_table`   DiffGen's counts per cut value combination and class
 :func:`dask_k_anonymity`         k-anonymity, l-diversity and t-closeness of a published table,
@@ -45,9 +47,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport
-from .partition import Decomposition
-from .release import InformationLoss
+from ..models import CheckReport, KAnonymityReport, check_counts, LDiversityReport, TClosenessReport
+from ..partition import Decomposition
+from ..release import InformationLoss
+from ._top import _is_dask, _root_counts, _top_levels
 
 __all__ = [
     "dask_check",
@@ -60,10 +63,6 @@ __all__ = [
     "dask_mondrian",
     "dask_t_closeness",
 ]
-
-
-def _is_dask(data) -> bool:
-    return any(c.__module__.split(".")[0] in ("dask", "dask_expr") for c in type(data).__mro__)
 
 
 def _check_data(data, columns, name) -> list:
@@ -146,22 +145,35 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
                   max_cells: int | None = None) -> Decomposition:
     """:func:`privlib.partition.mondrian` on a Dask (or pandas) DataFrame: the same decomposition.
 
-    The distinct ``(qi, sa)`` cells are counted on the cluster (:func:`cell_counts`); Mondrian
-    then runs in memory on the cells, each weighted by its count: every node's count, median
-    and SA histogram is the records', so the tree, the leaves and their histograms are the
-    in-memory ones, and so is the guarantee (every leaf holds at least ``k`` records; l and t
-    as requested).  Memory: the distinct cells, not the records.
+    The distinct ``(qi, sa)`` cells are counted on the cluster first, before anything is built.
+    When they fit (at most ``max_cells``), they are brought into memory (:func:`cell_counts`)
+    and Mondrian runs on them, each weighted by its count: every node's count, median and SA
+    histogram is the records', so the tree, the leaves and their histograms are the in-memory
+    ones, and so is the guarantee (every leaf holds at least ``k`` records; l and t as
+    requested).
+
+    When they do not fit, the top levels of the tree are grown on the cluster, level by level:
+    each record is sent down the tree grown so far (its codes against the splits); per node the
+    records' count, SA histogram, smallest and largest code per QI and distinct cells are
+    counted where the records live; a node whose cells fit is set aside, every other node is
+    split as in memory -- on the QI of widest normalised spread (then the next widest), at its
+    median, read from the counts per (node, code, SA value) of that QI, the cut allowed by the
+    same rules (k, l, t, ``requirements``: one object decides in both places).  Each
+    node set aside then has its cells brought into memory (in batches of at most ``max_cells``
+    cells) and its subtree grown there; the pieces are numbered as one tree.  The result is the
+    in-memory one, leaf for leaf, node for node.  Memory: ``max_cells`` cells and, per level,
+    the counts per (node, code, SA value) of the QI each node is cut on.
 
     Parameters
     ----------
     data : pandas.DataFrame or dask.dataframe.DataFrame
-        The records (QIs as ordered integer codes, as for :func:`privlib.partition.mondrian`).
+        The records (QIs as ordered integer codes, as for :func:`privlib.partition.mondrian`;
+        plain integer columns when the cells do not fit).
     qi, sa, k, l, t, max_height, l_kind, distance, t_rule, domain, sa_values, requirements
         As for :func:`privlib.partition.mondrian`.
     max_cells : int, optional
-        The most distinct cells brought into memory; default: what fits in half the memory
-        available now (``_CELL_BYTES`` bytes per cell and column).  The distinct cells are
-        counted on the cluster first, before anything is built.
+        The most distinct cells brought into memory at once; default: what fits in half the
+        memory available now (``_CELL_BYTES`` bytes per cell and column).
 
     Returns
     -------
@@ -171,10 +183,8 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     Raises
     ------
     TypeError, ValueError
-        As :func:`privlib.partition.mondrian`; ``k`` is checked against the number of records.
-    MemoryError
-        When the distinct cells exceed ``max_cells`` (the message names both counts): the top
-        levels of the tree are not grown on the cluster; coarsen a QI or give more memory.
+        As :func:`privlib.partition.mondrian`; ``k`` is checked against the number of records;
+        a TypeError for a QI that is not a plain integer column when the cells do not fit.
 
     Examples
     --------
@@ -183,35 +193,33 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     >>> df = pd.DataFrame({"x": [0, 1, 1, 2, 3, 3, 3, 5], "s": list("abababab")})
     >>> dask_mondrian(df, ["x"], "s", k=2).lower.ravel().tolist() == mondrian(df, ["x"], "s", k=2).lower.ravel().tolist()
     True
+    >>> dask_mondrian(df, ["x"], "s", k=2, max_cells=3).lower.ravel().tolist() == mondrian(df, ["x"], "s", k=2).lower.ravel().tolist()
+    True
     """
-    from .partition._mondrian import _mondrian
+    from ..partition._mondrian import _mondrian
 
-    _check_cell_count(data, list(qi) + [sa], max_cells)
-    cells, w = _weighted(data, qi, sa)
-    return _mondrian(cells, qi, sa, w, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance,
-                     t_rule=t_rule, domain=domain, sa_values=sa_values, requirements=requirements)
+    kw = dict(k=k, l=l, t=t, max_height=max_height, l_kind=l_kind, distance=distance, t_rule=t_rule,
+              domain=domain, sa_values=sa_values, requirements=requirements)
+    cols = _check_data(data, list(qi) + [sa], "qi and sa")
+    max_cells = _max_cells(max_cells, len(cols))
+    root = _root_counts(data, cols)                      # the distinct cells, counted before anything is built
+    if root["cells"] <= max_cells:
+        cells, w = _weighted(data, qi, sa)
+        return _mondrian(cells, qi, sa, w, **kw)
+    return _top_levels(data, list(qi), sa, max_cells, root, **kw)
 
 
 #: Working memory of in-memory Mondrian per distinct cell and column (codes, ranks, layouts, copies).
 _CELL_BYTES = 64
 
 
-def _check_cell_count(data, cols, max_cells):
-    """Count the distinct ``cols`` rows on the cluster and refuse (MemoryError) when they exceed
-    ``max_cells`` (default: what fits in half the available memory)."""
-    cols = _check_data(data, cols, "qi and sa")
+def _max_cells(max_cells, n_cols):
+    """``max_cells`` checked, or by default what fits in half the available memory."""
     if max_cells is None:
         import psutil
-        max_cells = psutil.virtual_memory().available // 2 // (_CELL_BYTES * len(cols))
-    else:
-        from ._validation import check_int
-        max_cells = check_int(max_cells, "max_cells", minimum=1)
-    sizes = data[cols].groupby(cols, sort=True, observed=True, dropna=False).size()   # tree reduction, no shuffle
-    n_cells = int(len(sizes))                                                # only the count leaves the cluster
-    if n_cells > max_cells:
-        raise MemoryError(f"dask_mondrian: the data has {n_cells:,} distinct (qi, sa) cells, more than the "
-                          f"{max_cells:,} that fit in memory ({_CELL_BYTES} bytes per cell and column, "
-                          f"{len(cols)} columns); coarsen a quasi-identifier or run with more memory")
+        return int(psutil.virtual_memory().available // 2 // (_CELL_BYTES * n_cols))
+    from .._validation import check_int
+    return check_int(max_cells, "max_cells", minimum=1)
 
 
 def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: int, rng: int | np.random.Generator,
@@ -253,7 +261,7 @@ def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: in
     >>> dec.n_leaves, dec.path_spend().round(6).tolist()
     (4, [1.0, 1.0, 1.0, 1.0])
     """
-    from .partition._kdtree import _dp_kdtree
+    from ..partition._kdtree import _dp_kdtree
 
     cells, w = _weighted(data, qi, sa)
     return _dp_kdtree(cells, qi, sa, w, eps=eps, height=height, rng=rng, median_fraction=median_fraction,
@@ -261,7 +269,7 @@ def dask_kdtree(data: Any, qi: Sequence[str], sa: str, *, eps: float, height: in
 
 
 def _table_part(part, skeleton, predictors, taxonomies, cuts, target):
-    from .diffgen import contingency_table
+    from ..diffgen import contingency_table
 
     both = contingency_table(pd.concat([skeleton, part[skeleton.columns]], ignore_index=True), predictors,
                              taxonomies, cuts=cuts, target=target)
@@ -312,7 +320,7 @@ def dask_contingency_table(data: Any, predictors: Sequence[str], taxonomies: Map
     ...                        cuts={"job": ["Pro", "Art"], "age": [40]})["count"].tolist()
     [1, 1, 1, 0]
     """
-    from .diffgen import contingency_table
+    from ..diffgen import contingency_table
 
     cols = _check_data(data, list(predictors) + ([] if target is None else [target]), "predictors and target")
     if not _is_dask(data):
@@ -336,7 +344,7 @@ def _class_counts(data, qi, sa, sa_values):
     """``(keys, counts, domain)`` of :func:`privlib.models.class_counts`, from the cells."""
     from scipy import sparse
 
-    from .models._classes import _domain_codes
+    from ..models._classes import _domain_codes
 
     cells, w = _weighted(data, qi, sa)
     if cells[qi].isna().any().any() or cells[sa].isna().any():
@@ -453,7 +461,7 @@ def dask_l_diversity(data: Any, qi: Sequence[str], sa: str, *, kind: str = "dist
     >>> dask_l_diversity(t, ["zip"], "disease").l
     2
     """
-    from .models import _l_report, _l_requirement
+    from ..models import _l_report, _l_requirement
 
     _l_requirement(kind, c)                      # the options checked before any counting
     qi = _check_data(data, qi, "qi")
@@ -495,9 +503,9 @@ def dask_t_closeness(data: Any, qi: Sequence[str], sa: str, *, distance: str = "
     >>> round(r.t, 3)
     0.333
     """
-    from ._validation import check_has_order, check_in
-    from .models import _t_report
-    from .requirements import TCloseness
+    from .._validation import check_has_order, check_in
+    from ..models import _t_report
+    from ..requirements import TCloseness
 
     check_in(distance, "distance", ("equal", "ordered"))
     TCloseness(1.0, distance=distance)
@@ -549,8 +557,8 @@ def dask_information_loss(data: Any, decomposition: Decomposition, *, qi: Sequen
     """
     import math
 
-    from .partition import qi_codes
-    from .release._table import _check_options, _ncp
+    from ..partition import qi_codes
+    from ..release._table import _check_options, _ncp
 
     qi, categorical, k = _check_options(decomposition, qi, ranges, categorical, k)
     cells = cell_counts(data, list(decomposition.qi), name="__count__")

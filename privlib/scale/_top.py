@@ -1,0 +1,388 @@
+"""dask_mondrian's top levels grown on a cluster, from per-node counts (see
+:func:`privlib.scale.dask_mondrian`): the passes over the partitions, the cuts from per-node
+counts per code, and the numbering of a tree grown in pieces as one tree."""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..partition._decomposition import _group_hist, _Tree
+from ..partition._mondrian import _grow
+
+
+def _is_dask(data) -> bool:
+    return any(c.__module__.split(".")[0] in ("dask", "dask_expr") for c in type(data).__mro__)
+
+
+def _compute(data, *xs):
+    """``xs`` computed together on Dask's scheduler (for a Dask ``data``), else as they are."""
+    if _is_dask(data):
+        import dask
+        return dask.compute(*xs)
+    return xs
+
+
+def _reduce(data, part_fn, merge_fn, *args):
+    """``part_fn(partition, *args)`` on every partition where it lives, the results merged four at
+    a time (``merge_fn``) on the workers, the distinct cells' hashes replaced by their number
+    (per node) there: only counts leave the cluster (on a pandas frame: the same steps in memory)."""
+    if not _is_dask(data):
+        return _count_keys(merge_fn(part_fn(data, *args)))
+    import dask
+    parts = [dask.delayed(part_fn)(p, *args) for p in data.to_delayed()]
+    while len(parts) > 1:
+        parts = [dask.delayed(merge_fn)(*parts[i:i + 4]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 4)]
+    (out,) = dask.compute(dask.delayed(_count_keys)(parts[0]))
+    return out
+
+
+def _count_keys(out):
+    """``out["keys"]`` (hashes, nodes) replaced by the number of distinct cells (per node: an array)."""
+    keys, nodes = out["keys"]
+    return {**out, "keys": int(keys.size) if nodes is None else np.bincount(nodes)}
+
+
+def _keys(part, cols, node=None):
+    """The distinct cells of a partition as sorted 64-bit hashes of their rows (with ``node``, one
+    per record: of the (node, cell) pairs, and each hash's node).  Counting distinct hashes counts
+    the distinct cells, up to hash collisions (about one pair in 10^19 rows: at 10^8 cells, an
+    undercount with probability below 10^-3, which only moves the line between the cluster and
+    memory by a cell, never the tree)."""
+    h = pd.util.hash_pandas_object(part[cols], index=False).to_numpy()
+    if node is None:
+        return np.unique(h), None
+    h = pd.util.hash_array(h ^ (node.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
+    keys, idx = np.unique(h, return_index=True)
+    return keys, node[idx]
+
+
+def _merge_keys(parts):
+    keys = np.concatenate([p[0] for p in parts])
+    if parts[0][1] is None:
+        return np.unique(keys), None
+    keys, idx = np.unique(keys, return_index=True)
+    return keys, np.concatenate([p[1] for p in parts])[idx]
+
+
+def _root_part(part, cols):
+    qi, sa = cols[:-1], cols[-1]
+    return dict(keys=_keys(part, cols), sa=part[sa].value_counts(dropna=False, sort=False),
+                lo=part[qi].min(), hi=part[qi].max())
+
+
+def _root_merge(*parts):
+    return dict(keys=_merge_keys([p["keys"] for p in parts]),
+                sa=pd.concat([p["sa"] for p in parts], axis=1).sum(axis=1),
+                lo=pd.concat([p["lo"] for p in parts], axis=1).min(axis=1),
+                hi=pd.concat([p["hi"] for p in parts], axis=1).max(axis=1))
+
+
+def _root_counts(data, cols):
+    """The whole data's number of distinct ``cols`` rows (:func:`_keys`), records per SA value
+    (missing values kept) and smallest and largest value of every other column: one pass, merged
+    on the cluster."""
+    out = _reduce(data[cols], _root_part, _root_merge, cols)
+    sa = out["sa"][out["sa"] > 0].astype(np.int64)
+    return dict(cells=out["keys"], sa=sa, lo=out["lo"], hi=out["hi"])
+
+
+def _summary(data, qi, sa, root):
+    """A small pandas frame with the data's dtypes, each QI's smallest and largest value and
+    every distinct SA value: the in-memory checks read it as they would read the records."""
+    S = len(root["sa"])
+    rows = max(S, 2)
+    out = {}
+    for c in qi:
+        if not (isinstance(data[c].dtype, np.dtype) and data[c].dtype.kind in "iu"):
+            raise TypeError(f"qi: column {c!r} has dtype {data[c].dtype}; growing the top levels on the cluster "
+                            f"(more distinct cells than max_cells) needs plain integer codes")
+        v = [root["lo"][c], root["hi"][c]]
+        out[c] = pd.Series((v * rows)[:rows], dtype=data[c].dtype)
+    vals = list(root["sa"].index)
+    out[sa] = pd.Series((vals * 2)[:rows], dtype=data[sa].dtype)
+    return pd.DataFrame(out)
+
+
+def _descend(Z, tdim, tthr, tleft, tright):
+    """The node of the top tree each row of 0-based codes ``Z`` reaches (the splits' codes
+    ``<= tthr`` to the left)."""
+    node = np.zeros(Z.shape[0], dtype=np.int64)
+    rows = np.flatnonzero(tdim[node] >= 0)
+    while rows.size:
+        nd = node[rows]
+        go_left = Z[rows, tdim[nd]] <= tthr[nd]
+        node[rows] = np.where(go_left, tleft[nd], tright[nd])
+        rows = rows[tdim[node[rows]] >= 0]
+    return node
+
+
+def _tag(part, qi, sa, values, dlo, top, loc_of, cand):
+    """The records of one partition in the top tree's nodes ``loc_of >= 0``: a frame of ``node``
+    (``loc_of`` of the node reached), ``s`` (SA index) and the 0-based codes: every QI's
+    (``z0``, ``z1``, ...) or, with ``cand`` (one QI per node, -1 for none), the node's ``v``."""
+    Z = np.column_stack([part[c].to_numpy().astype(np.int64) for c in qi]) - dlo
+    loc = loc_of[_descend(Z, *top)]
+    keep = loc >= 0
+    if cand is not None:
+        keep[keep] = cand[loc[keep]] >= 0
+    rows = np.flatnonzero(keep)
+    out = {"node": loc[rows]}
+    if cand is None:
+        for j in range(len(qi)):
+            out[f"z{j}"] = Z[rows, j]
+    else:
+        out["v"] = Z[rows, cand[loc[rows]]]
+    out["s"] = pd.Index(values).get_indexer(part[sa].to_numpy()[rows]).astype(np.int64)
+    return pd.DataFrame(out)
+
+
+class _Top:
+    """The top levels of a Mondrian tree grown on the cluster: per node its split (``dim`` -1
+    for none), 0-based threshold, children, depth and 0-based box."""
+
+    def __init__(self, dlo, dhi):
+        self.dim, self.thr, self.left, self.right = [-1], [0], [-1], [-1]
+        self.depth = [0]
+        self.lo, self.hi = [np.zeros(dlo.size, np.int64)], [dhi - dlo]
+
+    def arrays(self):
+        return tuple(np.array(a, dtype=np.int64) for a in (self.dim, self.thr, self.left, self.right))
+
+    def split(self, node, j, thr):
+        ids = []
+        for side in (0, 1):
+            lo, hi = self.lo[node].copy(), self.hi[node].copy()
+            if side == 0:
+                hi[j] = thr
+            else:
+                lo[j] = thr + 1
+            ids.append(len(self.dim))
+            self.dim.append(-1)
+            self.thr.append(0)
+            self.left.append(-1)
+            self.right.append(-1)
+            self.depth.append(self.depth[node] + 1)
+            self.lo.append(lo)
+            self.hi.append(hi)
+        self.dim[node], self.thr[node], (self.left[node], self.right[node]) = j, thr, ids
+        return ids
+
+
+def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, distance, t_rule, domain,
+                sa_values, requirements):
+    """:func:`dask_mondrian` when the distinct cells do not fit: the top levels on the cluster,
+    each node's subtree in memory once its cells fit, the pieces numbered as one tree."""
+    from ..partition._cells import _qi_box, _sensitive_codes
+    from ..partition._encoding import _check_common
+    from ..partition._mondrian import _check_k, _mondrian_cells, _rules, _spread
+
+    summary = _summary(data, qi, sa, root)
+    qi = _check_common(summary, qi, sa)
+    n = int(root["sa"].sum())
+    k = _check_k(k, n)
+    _, dlo, dhi = _qi_box(summary, qi, domain)
+    values, s_root = _sensitive_codes(summary.iloc[:len(root["sa"])], sa, sa_values)
+    S = len(values)
+    rules, params = _rules(summary, sa, S, n, k=k, l=l, t=t, max_height=max_height, l_kind=l_kind,
+                           distance=distance, t_rule=t_rule, sa_values=sa_values, requirements=requirements)
+    root_hist = np.bincount(s_root, weights=root["sa"].to_numpy(np.float64), minlength=S)
+    rules.root_p = root_hist / n
+    max_height = params["max_height"]
+    d = len(qi)
+    width = dhi - dlo + 1
+    zc = [f"z{j}" for j in range(d)]
+    meta_all = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ["node"] + zc + ["s"]})
+    meta_v = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ("node", "v", "s")})
+
+    def tagged(top, nodes, cand=None):
+        loc_of = np.full(len(top.dim), -1, dtype=np.int64)
+        loc_of[nodes] = np.arange(len(nodes))
+        args = (qi, sa, values, dlo, top.arrays(), loc_of, cand)
+        if _is_dask(data):
+            return data[qi + [sa]].map_partitions(_tag, *args, meta=meta_all if cand is None else meta_v)
+        return _tag(data, *args)
+
+    top = _Top(dlo, dhi)
+    active = np.zeros(1, dtype=np.int64)
+    stats = dict(cnt=np.array([n]), hist=root_hist[None, :], cells=np.array([root["cells"]]),
+                 lo=(root["lo"][qi].to_numpy(np.int64) - dlo)[None, :], hi=(root["hi"][qi].to_numpy(np.int64) - dlo)[None, :])
+    leaves, handoff = {}, []                            # top node -> SA histogram; nodes finished in memory
+    while active.size:
+        fits = stats["cells"] <= max_cells
+        handoff.extend(zip(active[fits].tolist(), stats["cells"][fits].tolist()))
+        pend = np.flatnonzero(~fits)
+        nodes = active[pend]
+        cnt, hist = stats["cnt"][pend], stats["hist"][pend]
+        can = rules.can(cnt, hist, top.depth[nodes[0]] if nodes.size else 0, max_height)
+        spread = np.column_stack([_spread(stats["lo"][pend, j], stats["hi"][pend, j], width[j]) for j in range(d)])
+        order = np.argsort(-spread, axis=1, kind="stable")      # widest normalised spread first, as in memory
+        best_dim = np.full(nodes.size, -1, dtype=np.int64)
+        best_thr = np.zeros(nodes.size, dtype=np.int64)
+        todo = np.flatnonzero(can)
+        for r in range(d):
+            if not todo.size:
+                break
+            cand = np.full(nodes.size, -1, dtype=np.int64)
+            cand[todo] = order[todo, r]
+            (vc,) = _compute(data, tagged(top, nodes, cand).groupby(["node", "v", "s"], sort=False).size())
+            vc = vc.rename("n").reset_index()
+            loc_all = vc["node"].to_numpy(np.int64)
+            pos = np.full(nodes.size, -1, dtype=np.int64)
+            pos[todo] = np.arange(todo.size)
+            med, n_le, n_lt, h_le, h_lt = _median_counts(pos[loc_all], vc["v"].to_numpy(np.int64),
+                                                         vc["s"].to_numpy(np.int64), vc["n"].to_numpy(np.int64),
+                                                         cnt[todo], S, rules.need_hist)
+            good, use_lt = rules.cut(cnt[todo], n_le, n_lt, h_le, h_lt, hist[todo] if rules.need_hist else None)
+            best_dim[todo[good]] = cand[todo][good]
+            best_thr[todo[good]] = np.where(use_lt, med - 1, med)[good]
+            todo = todo[best_dim[todo] < 0]
+        children = []
+        for i, node in enumerate(nodes.tolist()):
+            if best_dim[i] < 0:
+                leaves[node] = hist[i]
+            else:
+                children.extend(top.split(node, int(best_dim[i]), int(best_thr[i])))
+        active = np.array(children, dtype=np.int64)
+        if active.size:
+            loc_of = np.full(len(top.dim), -1, dtype=np.int64)
+            loc_of[active] = np.arange(active.size)
+            st = _reduce(data[qi + [sa]], _level_part, _level_merge, qi, sa, values, dlo, top.arrays(), loc_of,
+                         active.size, S)
+            stats = dict(cnt=st["hist"].sum(axis=1).astype(np.int64), hist=st["hist"].astype(float),
+                         cells=np.pad(st["keys"], (0, active.size - st["keys"].size)), lo=st["lo"], hi=st["hi"])
+    # the nodes set aside: their cells in batches of at most max_cells, each subtree grown in memory
+    subs = {}
+    batch, size = [], 0
+    for i, (node, c) in enumerate(handoff):
+        batch.append(node)
+        size += c
+        if i + 1 == len(handoff) or size + handoff[i + 1][1] > max_cells:
+            (cells,) = _compute(data, tagged(top, np.array(batch)).groupby(["node"] + zc + ["s"], sort=False).size())
+            cells = cells.rename("n").reset_index().sort_values("node", kind="stable")
+            loc = cells["node"].to_numpy(np.int64)
+            cut = np.searchsorted(loc, np.arange(len(batch) + 1))
+            for b, nd in enumerate(batch):
+                rows = cells.iloc[cut[b]:cut[b + 1]]
+                mh = None if max_height is None else max_height - top.depth[nd]
+                subs[nd] = _mondrian_cells([rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
+                                           rows["n"].to_numpy(np.int64), S, dlo, dhi, rules, mh,
+                                           box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
+            batch, size = [], 0
+    tree, leaf_nodes, hists = _replay(*_forest(top, leaves, subs, dlo, S), dlo, dhi)
+    return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
+
+
+def _level_part(part, qi, sa, values, dlo, top, loc_of, m, S):
+    """Per node ``loc_of`` of the top tree (``m`` of them), from one partition: its records' SA
+    counts, smallest and largest 0-based code per QI and distinct cells (:func:`_keys`)."""
+    Z = np.column_stack([part[c].to_numpy().astype(np.int64) for c in qi]) - dlo
+    loc = loc_of[_descend(Z, *top)]
+    rows = np.flatnonzero(loc >= 0)
+    nd = loc[rows]
+    s = pd.Index(values).get_indexer(part[sa].to_numpy()[rows]).astype(np.int64)
+    hist = np.bincount(nd * S + s, minlength=m * S).reshape(m, S)
+    lo = np.full((m, len(qi)), np.iinfo(np.int64).max)
+    hi = np.full((m, len(qi)), np.iinfo(np.int64).min)
+    if rows.size:
+        o = np.argsort(nd, kind="stable")
+        sorted_nd = nd[o]
+        starts = np.flatnonzero(np.r_[True, sorted_nd[1:] != sorted_nd[:-1]])
+        present = sorted_nd[starts]
+        for j in range(len(qi)):
+            z = Z[rows[o], j]
+            lo[present, j] = np.minimum.reduceat(z, starts)
+            hi[present, j] = np.maximum.reduceat(z, starts)
+    return dict(hist=hist, lo=lo, hi=hi, keys=_keys(part.iloc[rows], qi + [sa], nd))
+
+
+def _level_merge(*parts):
+    return dict(hist=sum(p["hist"] for p in parts), lo=np.minimum.reduce([p["lo"] for p in parts]),
+                hi=np.maximum.reduce([p["hi"] for p in parts]), keys=_merge_keys([p["keys"] for p in parts]))
+
+
+def _forest(top, leaves, subs, dlo, S):
+    """The top tree and the subtrees grown in memory as one array of nodes (``dim``, 0-based
+    ``thr``, ``left``, ``right``, each leaf's row of the histograms, the histograms): a top node
+    set aside stands for its subtree's root."""
+    tdim, tthr, tleft, tright = top.arrays()
+    parts = [(tdim, tthr, tleft, tright)]
+    hrow = [np.full(tdim.size, -1, dtype=np.int64)]
+    hists = [np.zeros((0, S))]
+    redirect = np.arange(tdim.size, dtype=np.int64)
+    off, h_off = tdim.size, 0
+    for node, hist in leaves.items():
+        hrow[0][node] = h_off
+        hists.append(hist[None, :])
+        h_off += 1
+    for node, (tree, leaf_nodes, h) in subs.items():
+        dim, thr, left, right, _ = tree.arrays()
+        inner = dim >= 0
+        thr = np.where(inner, thr - dlo[np.maximum(dim, 0)], 0)
+        parts.append((dim, thr, np.where(inner, left + off, -1), np.where(inner, right + off, -1)))
+        rows = np.full(dim.size, -1, dtype=np.int64)
+        rows[np.asarray(leaf_nodes, dtype=np.int64)] = h_off + np.arange(len(leaf_nodes))
+        hrow.append(rows)
+        hists.append(h)
+        redirect[node] = off
+        off += dim.size
+        h_off += len(leaf_nodes)
+    dim, thr, left, right = (np.concatenate([p[i] for p in parts]) for i in range(4))
+    inner = dim >= 0
+    left[inner] = np.where(left[inner] < tdim.size, redirect[np.minimum(left[inner], tdim.size - 1)], left[inner])
+    right[inner] = np.where(right[inner] < tdim.size, redirect[np.minimum(right[inner], tdim.size - 1)], right[inner])
+    return dim, thr, left, right, np.concatenate(hrow), np.concatenate(hists)
+
+
+def _median_counts(loc, v, s, cnt, c, S, need_hist):
+    """Per node ``i`` (``c[i]`` records): the code of the record at sorted position
+    ``(c[i] - 1) // 2`` (the median of :class:`_Layouts`), the records at most / below it and
+    (``need_hist``) their SA histograms, from a table of counts: ``cnt`` records of node
+    ``loc``, code ``v`` and SA index ``s`` (rows in any order, each (loc, v, s) once)."""
+    m = c.size
+    W = int(v.max(initial=0)) + 1
+    key = loc.astype(np.int64) * W + v
+    o = np.argsort(key, kind="stable")
+    key, cnt_o = key[o], cnt[o].astype(np.int64)
+    C = np.concatenate([[0], np.cumsum(cnt_o)])
+    first = np.searchsorted(key, np.arange(m, dtype=np.int64) * W, side="left")
+    before = C[first]
+    pos = np.searchsorted(C, before + (c - 1) // 2 + 1, side="left") - 1     # the row holding the median record
+    med = key[pos] - np.arange(m, dtype=np.int64) * W
+    mk = np.arange(m, dtype=np.int64) * W + med
+    n_le = C[np.searchsorted(key, mk, side="right")] - before
+    n_lt = C[np.searchsorted(key, mk, side="left")] - before
+    h_le = h_lt = None
+    if need_hist:
+        wts = cnt.astype(float)
+        rm = med[loc]
+        h_le = _group_hist(loc, s, m, S, wts * (v <= rm))
+        h_lt = _group_hist(loc, s, m, S, wts * (v < rm))
+    return med, n_le, n_lt, h_le, h_lt
+
+
+def _replay(dim, thr, left, right, hrow, hists, dlo, dhi):
+    """The :class:`_Tree`, leaf ids and leaf histograms that :func:`_mondrian_cells` numbers, of a
+    tree given node by node in any numbering (node 0 the root): ``dim`` (-1 for a leaf), 0-based
+    ``thr``, ``left``/``right`` (indices into these arrays) and each leaf's row ``hrow`` of
+    ``hists``.  A tree grown in pieces (top levels on a cluster, subtrees in memory) gets the ids
+    of the tree grown at once: level by level, the left children then the right ones."""
+    d = dlo.size
+    tree = _Tree(d, dlo, dhi)
+    active = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
+    act_lo, act_hi = np.zeros((1, d), np.int64), (dhi - dlo)[None, :]
+    f = np.zeros(1, np.int64)
+    leaf_nodes, rows = [], []
+    depth = 0
+    while active.size:
+        dm = dim[f]
+        leaf = dm < 0
+        leaf_nodes.append(active[leaf])
+        rows.append(hrow[f[leaf]])
+        sp = np.flatnonzero(~leaf)
+        if not sp.size:
+            break
+        depth += 1
+        active, act_lo, act_hi = _grow(tree, active, act_lo, act_hi, sp, dm[sp], thr[f[sp]], depth, dlo)
+        f = np.column_stack([left[f[sp]], right[f[sp]]]).ravel()
+    return tree, np.concatenate(leaf_nodes), hists[np.concatenate(rows)]
