@@ -729,6 +729,9 @@ def test_random_split_and_split_accuracy():
     tr1, te1 = xdg.random_split(df, rng=np.random.default_rng(split_seed))
     assert one.loc[1, "ba"] == dg.raw_data_accuracy(tr1, te1, SMALL_PRED, "class", SMALL_TAX)
     assert one.loc[1, "la"] == dg.lower_bound_accuracy(tr1, te1, "class")
+    runs = xdg.sweep(tr1, te1, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[2], runs=2, classes=CLS,
+                     rng=spawn(spawn(4, 2)[1], 2)[1])
+    assert one.loc[1, "ca"] == runs["ca"].mean()
     for key, value, exc in (("seeds", 0, ValueError), ("runs", 0, ValueError), ("eps", 0, ValueError),
                             ("utility", "gini", ValueError), ("train_share", 1.0, ValueError),
                             ("n_jobs", 0, ValueError), ("rng", 1.5, TypeError)):

@@ -17,8 +17,9 @@ from .._validation import as_generator, check_columns, check_epsilon, check_in, 
 from ..accounting import Ledger, LedgerEntry
 from ..diffgen import diffgen, lower_bound_accuracy, raw_data_accuracy
 from ..diffgen._accuracy import _encode_test, _features, _tree
-from ..diffgen._diffgen import _check_diffgen_args
+from ..diffgen._diffgen import _check_diffgen_args, _check_h
 from ..diffgen._encoding import _check_classes, _check_list, _check_unique_used, _derive_classes, _prepare, _validate
+from ..diffgen._evaluate import _evaluate_many
 from ..diffgen._release import _code_under_cut, _group_keys
 from ..diffgen._scores import _SCORES
 from ..mechanisms import discrete_laplace
@@ -366,14 +367,16 @@ def random_split(df: pd.DataFrame, *, train_share: float = 2 / 3,
 def _split_task(seed, *, df, predictors, target, taxonomies, eps, h, utility, runs, train_share, classes,
                 tree_params) -> tuple:
     """BA, LA and the runs' mean CA on one random split (seed: the split's, then the runs')."""
-    from .diffgen import sweep
     split_seed, run_seed = spawn(seed, 2)
     train, test = random_split(df, train_share=train_share, rng=np.random.default_rng(split_seed))
     ba = raw_data_accuracy(train, test, predictors, target, taxonomies, tree_params=tree_params)
     la = lower_bound_accuracy(train, test, target)
-    res = sweep(train, test, predictors, target, taxonomies, eps_values=[eps], h_values=[h], utilities=(utility,),
-                runs=runs, rng=run_seed, classes=classes, tree_params=tree_params)
-    return len(train), ba, la, float(res["ca"].mean())
+    prep = _prepare(train, predictors, target, taxonomies, classes=classes)
+    _check_h(prep, h)
+    # the jobs of sweep(train, test, ..., eps_values=[eps], h_values=[h], runs=runs, rng=run_seed)
+    jobs = [("diffgen", eps, h, utility, s, None) for s in spawn(run_seed, runs)]
+    res = _evaluate_many(prep, _encode_test(prep, test), jobs, tree_params)
+    return len(train), ba, la, float(np.mean([r[0] for r in res]))
 
 
 def split_accuracy(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
@@ -385,8 +388,8 @@ def split_accuracy(df: pd.DataFrame, predictors: Sequence[str], target: str, tax
     Seed ``s`` takes ``split_seed, run_seed = spawn(spawn(rng, seeds)[s], 2)``: its split is
     :func:`random_split` with ``rng=numpy.random.default_rng(split_seed)``, BA and LA are
     :func:`privlib.diffgen.raw_data_accuracy` and :func:`privlib.diffgen.lower_bound_accuracy`
-    on it, and CA is the mean of :func:`~privlib.experiments.diffgen.sweep` over ``runs`` runs at
-    (``eps``, ``h``) with ``rng=run_seed``.  The results do not depend on ``n_jobs``.
+    on it, and CA is the mean over ``runs`` runs at (``eps``, ``h``) -- the runs of
+    :func:`~privlib.experiments.diffgen.sweep` with ``rng=run_seed`` on that split.  The results do not depend on ``n_jobs``.
 
     Parameters
     ----------
