@@ -54,6 +54,8 @@ CASES = [
     Case(xdg.select_min_leaf, (TOY, PRED, "class", TAX), {"grid": (0.0, 0.01), "folds": 3}),
     Case(xdg.scalability, (TOY, PRED, "class", TAX),
          {"sizes": [400], "eps": 0.5, "h": 3, "classes": CLS}, view=_no_seconds),
+    Case(xdg.random_split, (TOY,), {}, view=lambda parts: (parts[0].index.tolist(), parts[1].index.tolist())),
+    Case(xdg.split_accuracy, (TOY, PRED, "class", TAX), {"eps": 0.5, "h": 2, "runs": 2, "seeds": 2, "classes": CLS}),
     Case(xdg.contingency_accuracy, (TOY.iloc[:150], TOY.iloc[150:], PRED, "class", TAX),
          {"eps": 0.5, "classes": CLS, "sample": 50},
          view=lambda d: (d["ca"], d["released_empty"], d["real_weight"], d["noise_weight"])),

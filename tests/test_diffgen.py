@@ -697,6 +697,48 @@ def test_sweep_seeds_are_spawned_protocols():
         pd.testing.assert_frame_equal(got, one.drop(columns=["seed", "seconds"]))
     with pytest.raises(ValueError, match="seeds"):
         xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=0, rng=9, **kw)
+    # more seeds added to seeds already run: seed s's rows are those of the full sweep
+    three = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=3, rng=9, **kw)
+    later = xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=3, first_seed=1, rng=9, **kw)
+    pd.testing.assert_frame_equal(later.drop(columns="seconds"),
+                                  three[three["seed"] >= 1].drop(columns="seconds").reset_index(drop=True))
+    for bad in (3, -1):
+        with pytest.raises(ValueError, match="first_seed"):
+            xdg.sweep(train, test, SMALL_PRED, "class", SMALL_TAX, seeds=3, first_seed=bad, rng=9, **kw)
+
+
+def test_random_split_and_split_accuracy():
+    df = _small_data(300, seed=5)
+    tr, te = xdg.random_split(df, rng=0)
+    assert (len(tr), len(te)) == (200, 100) and not set(tr.index) & set(te.index)
+    assert tr.index.is_monotonic_increasing and te.index.is_monotonic_increasing
+    for bad in (0.0, 1.0, 0.001):
+        with pytest.raises(ValueError, match="train_share"):
+            xdg.random_split(df, train_share=bad, rng=0)
+    with pytest.raises(TypeError, match="df"):
+        xdg.random_split(df.to_numpy(), rng=0)
+    with pytest.raises(TypeError, match="rng"):
+        xdg.random_split(df, rng=1.5)
+    kw = dict(eps=1.0, h=2, runs=2, seeds=2, classes=CLS, rng=4)
+    one = xdg.split_accuracy(df, SMALL_PRED, "class", SMALL_TAX, **kw)
+    two = xdg.split_accuracy(df, SMALL_PRED, "class", SMALL_TAX, n_jobs=2, **kw)
+    pd.testing.assert_frame_equal(one, two)
+    assert one["n_train"].tolist() == [200, 200] and one[["ba", "la", "ca"]].stack().between(0, 1).all()
+    # seed s: the split of spawn(spawn(rng, seeds)[s], 2)[0], BA on it
+    split_seed = spawn(spawn(4, 2)[1], 2)[0]
+    tr1, te1 = xdg.random_split(df, rng=np.random.default_rng(split_seed))
+    assert one.loc[1, "ba"] == dg.raw_data_accuracy(tr1, te1, SMALL_PRED, "class", SMALL_TAX)
+    assert one.loc[1, "la"] == dg.lower_bound_accuracy(tr1, te1, "class")
+    runs = xdg.sweep(tr1, te1, SMALL_PRED, "class", SMALL_TAX, eps_values=[1.0], h_values=[2], runs=2, classes=CLS,
+                     rng=spawn(spawn(4, 2)[1], 2)[1])
+    assert one.loc[1, "ca"] == runs["ca"].mean()
+    for key, value, exc in (("seeds", 0, ValueError), ("runs", 0, ValueError), ("eps", 0, ValueError),
+                            ("utility", "gini", ValueError), ("train_share", 1.0, ValueError),
+                            ("n_jobs", 0, ValueError), ("rng", 1.5, TypeError)):
+        with pytest.raises(exc, match=key):
+            xdg.split_accuracy(df, SMALL_PRED, "class", SMALL_TAX, **{**kw, key: value})
+    with pytest.raises(TypeError, match="df"):
+        xdg.split_accuracy(df.to_numpy(), SMALL_PRED, "class", SMALL_TAX, **kw)
 
 
 def test_scalability_repeats():

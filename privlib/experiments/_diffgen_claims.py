@@ -1,6 +1,7 @@
 """Chapter 3's further claims of DiffGen (Mohammed et al. 2011): Figure 5's scalability, the
-sensitivity of the scores (Section 4.2) and the noisy contingency table DiffGen is said to beat
-(Sections 1.1, 5 and 6).  Re-exported by :mod:`privlib.experiments.diffgen`.
+sensitivity of the scores (Section 4.2), the noisy contingency table DiffGen is said to beat
+(Sections 1.1, 5 and 6) and Section 5's "2/3 of the records" read as a random split.  Re-exported
+by :mod:`privlib.experiments.diffgen`.
 """
 from __future__ import annotations
 
@@ -14,16 +15,17 @@ import pandas as pd
 from .._progress import check_progress, progress_bar
 from .._validation import as_generator, check_columns, check_epsilon, check_in, check_int, check_nonempty, check_probability
 from ..accounting import Ledger, LedgerEntry
-from ..diffgen import diffgen
+from ..diffgen import diffgen, lower_bound_accuracy, raw_data_accuracy
 from ..diffgen._accuracy import _encode_test, _features, _tree
-from ..diffgen._diffgen import _check_diffgen_args
+from ..diffgen._diffgen import _check_diffgen_args, _check_h
 from ..diffgen._encoding import _check_classes, _check_list, _check_unique_used, _derive_classes, _prepare, _validate
+from ..diffgen._evaluate import _evaluate_many
 from ..diffgen._release import _code_under_cut, _group_keys
 from ..diffgen._scores import _SCORES
 from ..mechanisms import discrete_laplace
-from ._runner import spawn
+from ._runner import check_n_jobs, run, spawn
 
-__all__ = ["blow_up", "scalability", "score_sensitivity", "contingency_accuracy"]
+__all__ = ["blow_up", "scalability", "score_sensitivity", "contingency_accuracy", "random_split", "split_accuracy"]
 
 
 def _seeds(rng, n: int) -> list:
@@ -313,3 +315,136 @@ def contingency_accuracy(train: pd.DataFrame, test: pd.DataFrame, predictors: Se
                                  detail=f"discrete Laplace on {n_cells:,} disjoint cell counts")]).check(eps)
     return {"ca": ca, "cells": int(n_cells), "occupied": int(len(occ)), "released_empty": m,
             "real_weight": int(noisy.sum()), "noise_weight": float(weight[keep.sum():].sum()), "ledger": ledger}
+
+
+def random_split(df: pd.DataFrame, *, train_share: float = 2 / 3,
+                 rng: int | np.random.Generator) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """A random training / test split: Section 5's "2/3 of the records to build the classifier
+    and ... the remaining 1/3", read as a split of the pooled records.
+
+    ``round(train_share * len(df))`` records, drawn uniformly without replacement, train; the
+    others test.  Both parts keep ``df``'s order and index.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The pooled records (at least 2).
+    train_share : float, default 2/3
+        The training part's share, in (0, 1); both parts must hold a record.
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame)
+        The training and the test records.
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument (the message names it), a part without records.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> tr, te = random_split(pd.DataFrame({"a": range(9)}), rng=0)
+    >>> len(tr), len(te), sorted(tr["a"].tolist() + te["a"].tolist()) == list(range(9))
+    (6, 3, True)
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_nonempty(df, "df")
+    train_share = check_probability(train_share, "train_share", low_open=True, high_open=True)
+    n_train = int(round(train_share * len(df)))
+    if not 0 < n_train < len(df):
+        raise ValueError(f"train_share: expected a share leaving records in both parts of {len(df)}, "
+                         f"got {train_share!r} ({n_train} training records)")
+    take = np.zeros(len(df), dtype=bool)
+    take[as_generator(rng).permutation(len(df))[:n_train]] = True
+    return df.iloc[np.flatnonzero(take)], df.iloc[np.flatnonzero(~take)]
+
+
+def _split_task(seed, *, df, predictors, target, taxonomies, eps, h, utility, runs, train_share, classes,
+                tree_params) -> tuple:
+    """BA, LA and the runs' mean CA on one random split (seed: the split's, then the runs')."""
+    split_seed, run_seed = spawn(seed, 2)
+    train, test = random_split(df, train_share=train_share, rng=np.random.default_rng(split_seed))
+    ba = raw_data_accuracy(train, test, predictors, target, taxonomies, tree_params=tree_params)
+    la = lower_bound_accuracy(train, test, target)
+    prep = _prepare(train, predictors, target, taxonomies, classes=classes)
+    _check_h(prep, h)
+    # the jobs of sweep(train, test, ..., eps_values=[eps], h_values=[h], runs=runs, rng=run_seed)
+    jobs = [("diffgen", eps, h, utility, s, None) for s in spawn(run_seed, runs)]
+    res = _evaluate_many(prep, _encode_test(prep, test), jobs, tree_params)
+    return len(train), ba, la, float(np.mean([r[0] for r in res]))
+
+
+def split_accuracy(df: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
+                   eps: float, h: int, utility: str = "max", runs: int = 10, seeds: int,
+                   train_share: float = 2 / 3, rng: int | np.random.Generator, classes: Sequence,
+                   n_jobs: int = 1, progress: bool | str = False, tree_params: dict | None = None) -> pd.DataFrame:
+    """BA, LA and DiffGen's mean CA (Section 5) on a new random split in each seed.
+
+    Seed ``s`` takes ``split_seed, run_seed = spawn(spawn(rng, seeds)[s], 2)``: its split is
+    :func:`random_split` with ``rng=numpy.random.default_rng(split_seed)``, BA and LA are
+    :func:`privlib.diffgen.raw_data_accuracy` and :func:`privlib.diffgen.lower_bound_accuracy`
+    on it, and CA is the mean over ``runs`` runs at (``eps``, ``h``) -- the runs of
+    :func:`~privlib.experiments.diffgen.sweep` with ``rng=run_seed`` on that split.  The results do not depend on ``n_jobs``.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The pooled records.
+    predictors, target, taxonomies
+        As in :func:`privlib.diffgen.diffgen`.
+    eps, h, utility, runs
+        DiffGen's budget, specializations and utility; the runs per seed.
+    seeds : int
+        Independent splits (each with its own runs).
+    train_share : float, default 2/3
+        As in :func:`random_split`.
+    rng : int or numpy.random.Generator
+        Required, keyword-only.
+    classes : sequence
+        The public class domain (required: a split's records must not choose it).
+    n_jobs, progress, tree_params
+        As in :func:`~privlib.experiments.diffgen.sweep` (the seeds are the parallel tasks).
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``seed, n_train, ba, la, ca``, one row per seed (accuracies as fractions).
+
+    Raises
+    ------
+    TypeError, ValueError
+        A bad argument (the message names it).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70] * 5, "c": ["N", "N", "N", "Y", "Y", "Y"] * 5})
+    >>> out = split_accuracy(df, ["age"], "c", {"age": (0, 100)}, eps=1.0, h=2, runs=2, seeds=2,
+    ...                      classes=["N", "Y"], rng=0)
+    >>> out.columns.tolist(), out["n_train"].tolist()
+    (['seed', 'n_train', 'ba', 'la', 'ca'], [20, 20])
+    """
+    check_progress(progress)
+    n_jobs = check_n_jobs(n_jobs)
+    seeds = check_int(seeds, "seeds", minimum=1)
+    runs = check_int(runs, "runs", minimum=1)
+    eps = check_epsilon(eps, "eps")
+    h = check_int(h, "h", minimum=0)
+    check_in(utility, "utility", tuple(_SCORES))
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df: expected a pandas DataFrame, got {type(df).__name__}")
+    check_nonempty(df, "df")
+    train_share = check_probability(train_share, "train_share", low_open=True, high_open=True)
+    _validate(df, predictors, target, taxonomies)
+    classes = _check_classes(classes)
+    roots = _seeds(rng, seeds)
+    out = run(_split_task, roots, n_jobs=n_jobs, progress=progress, desc="random splits",
+              shared={"df": df, "predictors": list(predictors), "target": target, "taxonomies": taxonomies,
+                      "eps": eps, "h": h, "utility": utility, "runs": runs, "train_share": train_share,
+                      "classes": classes, "tree_params": tree_params})
+    return pd.DataFrame([{"seed": s, "n_train": o[0], "ba": o[1], "la": o[2], "ca": o[3]} for s, o in enumerate(out)])

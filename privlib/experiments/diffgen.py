@@ -4,9 +4,10 @@ Above :mod:`privlib.diffgen`: the Adult set-up (:func:`adult_taxonomies`, :data:
 :data:`ADULT_CLASSES`, TDS's :data:`TDS_TOPN_QIDS`), the learner's tuning
 (:func:`select_min_leaf`), Figure 3 (:func:`sweep`, :func:`held_out_best`), Figure 4
 (:func:`cross_validate` on the folds of :func:`cv_folds`), Figure 5 (:func:`blow_up`,
-:func:`scalability`), the sensitivity of the scores (:func:`score_sensitivity`) and the noisy
-contingency table the source compares DiffGen with (:func:`contingency_accuracy`).  Sweeps go through :func:`privlib.experiments.run` (joblib, ``n_jobs``
-processes) and draw by :func:`privlib.experiments.spawn`, one child seed per task: the results do
+:func:`scalability`), the sensitivity of the scores (:func:`score_sensitivity`), the noisy
+contingency table the source compares DiffGen with (:func:`contingency_accuracy`) and the random
+2/3 split of the pooled records (:func:`random_split`, :func:`split_accuracy`).  Sweeps go through
+:func:`privlib.experiments.run` (joblib, ``n_jobs`` processes) and draw by :func:`privlib.experiments.spawn`, one child seed per task: the results do
 not depend on ``n_jobs`` (tested; only the ``seconds`` timings vary).
 """
 from __future__ import annotations
@@ -27,7 +28,8 @@ from ..diffgen._encoding import _check_classes, _check_list, _derive_classes, _p
 from ..diffgen._evaluate import _evaluate_fold, _evaluate_many
 from ..diffgen._scores import _SCORES
 from ..diffgen._tds import _check_qid
-from ._diffgen_claims import _seeds, blow_up, contingency_accuracy, scalability, score_sensitivity
+from ._diffgen_claims import (_seeds, blow_up, contingency_accuracy, random_split, scalability, score_sensitivity,
+                              split_accuracy)
 from ._runner import check_n_jobs, run, spawn
 
 __all__ = [
@@ -46,6 +48,8 @@ __all__ = [
     "scalability",
     "score_sensitivity",
     "contingency_accuracy",
+    "random_split",
+    "split_accuracy",
 ]
 
 #: The 14 predictors of Adult (every attribute but the class ``income``).
@@ -169,8 +173,9 @@ def _chunks(n_items: int, n_jobs: int, block: int = 1) -> list[list[int]]:
 
 def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], target: str, taxonomies: Mapping, *,
           eps_values: Sequence[float], h_values: Sequence[int], utilities: Sequence[str] = ("max",),
-          runs: int = 10, seeds: int = 1, rng: int | np.random.Generator, classes: Sequence | None = None,
-          n_jobs: int = 1, progress: bool | str = False, tree_params: dict | None = None) -> pd.DataFrame:
+          runs: int = 10, seeds: int = 1, first_seed: int = 0, rng: int | np.random.Generator,
+          classes: Sequence | None = None, n_jobs: int = 1, progress: bool | str = False,
+          tree_params: dict | None = None) -> pd.DataFrame:
     """Figure 3: CA of DiffGen for every (utility, eps, h), ``runs`` runs each (the table is
     encoded once; each run is a :func:`~privlib.diffgen.diffgen` release scored on ``test``),
     optionally for several independent seeds of the whole protocol (sharing the encoded table).
@@ -189,6 +194,10 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
         Independent replicates of the whole protocol (``runs`` runs of every point each), for
         judging a noise-dependent statistic per seed.  With ``seeds > 1`` the rows of seed ``s``
         are exactly those of ``sweep(..., seeds=1, rng=privlib.experiments.spawn(rng, seeds)[s])``.
+    first_seed : int, default 0
+        Run only seeds ``first_seed .. seeds - 1`` (their rows exactly those of the full
+        ``sweep(..., seeds=seeds)``): more seeds for a claim that needs them, at its own points
+        only, added to seeds already run.
     rng : int or numpy.random.Generator
         Required, keyword-only.  With one seed, run ``i`` of the task list (utility, eps, h, run
         in this nesting order) draws from ``privlib.experiments.spawn(rng, n_tasks)[i]``.
@@ -229,11 +238,16 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
     ...             classes=["N", "Y"], rng=0)
     >>> two.groupby("seed").size().tolist()
     [2, 2]
+    >>> more = sweep(df, df, ["age"], "c", {"age": (0, 100)}, eps_values=[1.0], h_values=[2], runs=2, seeds=2,
+    ...              first_seed=1, classes=["N", "Y"], rng=0)
+    >>> more["seed"].tolist(), more["ca"].tolist() == two.loc[two["seed"] == 1, "ca"].tolist()
+    ([1, 1], True)
     """
     check_progress(progress)
     n_jobs = check_n_jobs(n_jobs)
     runs = check_int(runs, "runs", minimum=1)
     seeds = check_int(seeds, "seeds", minimum=1)
+    first_seed = check_int(first_seed, "first_seed", minimum=0, maximum=seeds - 1)
     utilities = _check_list(utilities, "utilities")
     for u in utilities:
         check_in(u, "utilities", tuple(_SCORES))
@@ -249,9 +263,9 @@ def sweep(train: pd.DataFrame, test: pd.DataFrame, predictors: Sequence[str], ta
         _check_h(prep, h)
     test_enc = _encode_test(prep, test)
     grid = [(u, e, h, r) for u in utilities for e in eps_values for h in h_values for r in range(runs)]
-    roots = [rng] if seeds == 1 else _seeds(rng, seeds)
+    roots = [rng] if seeds == 1 else _seeds(rng, seeds)[first_seed:]
     jobs, rows = [], []
-    for s, root in enumerate(roots):
+    for s, root in enumerate(roots, start=first_seed):
         task_seeds = _seeds(root, len(grid))
         jobs += [("diffgen", e, h, u, task_seeds[i], None) for i, (u, e, h, r) in enumerate(grid)]
         rows += [(s, *g) for g in grid]
