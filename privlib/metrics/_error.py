@@ -202,12 +202,18 @@ def _overlap_fractions(decomposition: Decomposition, workload: Workload, start: 
     inv_w = (1.0 / decomposition.widths).astype(np.float32)
     frac = None
     for j in range(lo.shape[1]):
-        ov = np.minimum(QU[:, j, None], hi[None, :, j])
-        ov -= np.maximum(QL[:, j, None], lo[None, :, j])
+        # the factor of QI j depends only on the query's range and the leaf's: computed once per
+        # distinct (range, range) pair (few: half-domain queries, a few leaf intervals), then read
+        qu, qinv = np.unique(np.stack([QL[:, j], QU[:, j]], axis=1), axis=0, return_inverse=True)
+        lu, lfirst, linv = np.unique(np.stack([lo[:, j], hi[:, j]], axis=1), axis=0, return_index=True,
+                                     return_inverse=True)
+        ov = np.minimum(qu[:, 1, None], lu[None, :, 1])
+        ov -= np.maximum(qu[:, 0, None], lu[None, :, 0])
         ov += 1
         np.maximum(ov, 0, out=ov)
-        f = ov.astype(np.float32)
-        f *= inv_w[None, :, j]
+        t = ov.astype(np.float32)
+        t *= inv_w[lfirst, j][None, :]                 # the width is the interval's: any leaf with it
+        f = np.take(t[qinv.ravel()], linv.ravel(), axis=1)
         frac = f if frac is None else np.multiply(frac, f, out=frac)
     return frac
 

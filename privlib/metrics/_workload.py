@@ -98,12 +98,12 @@ def _cumsum_inplace(a: np.ndarray, axis: int) -> None:
 
     numpy accumulates along a middle axis one short strided run at a time; here each step adds
     a whole slab (``a[..., i, ...] += a[..., i - 1, ...]``), the same sequential additions in
-    the same order, so float results are identical.  A last axis, or one whose slabs are short,
-    keeps ``np.cumsum``.
+    the same order, so float results are identical.  A long axis whose slabs are short keeps
+    ``np.cumsum``.
     """
     n = a.shape[axis]
     inner = int(np.prod(a.shape[axis + 1:], dtype=np.int64))
-    if n < 2 or inner < 8 or not a.flags.c_contiguous:
+    if n < 2 or (inner < 8 and n > 16) or not a.flags.c_contiguous:
         np.cumsum(a, axis=axis, out=a)
         return
     v = a.reshape(int(np.prod(a.shape[:axis], dtype=np.int64)), n, inner)
