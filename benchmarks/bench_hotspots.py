@@ -24,6 +24,7 @@ The calls:
 * ``Ledger.total`` (three calls on one ledger, as a release checks it twice and the sweep reads it)
   -- the DP kd-tree's ledger, one entry per node;
 * ``fresh_success_rate`` -- chapter 5's attack with fresh leakages (both smoothing rules);
+* ``bootstrap_difference`` -- chapter 6's frontier differences (a median per release and replicate);
 * ``glue_num`` -- the first glue of a kernel (in a fresh interpreter: the import it triggers).
 """
 from __future__ import annotations
@@ -33,6 +34,7 @@ import hashlib
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 import numpy as np
@@ -103,6 +105,15 @@ def main(argv=None):
                      "digest": _digest(total()[1])})
         print(f"{'Ledger.total x3':<22} {'dp-kdtree h=' + str(h):<18} cpu {best * 1e3:9.2f} ms", flush=True)
 
+    gen = np.random.default_rng(6)                 # sweep rows of the shape of chapter 6's confirmation run
+    boot = pd.DataFrame([{"family": f, "value": v, "seed": i, "beta_raw": gen.random(),
+                          "err": gen.lognormal(size=2000) * v}
+                         for f in ("dp-kdtree", "diffgen", "mondrian-k") for v in range(1, 7)
+                         for i in range(20 if f != "mondrian-k" else 1)])
+    record("bootstrap_difference", "3 x 6 x 20, 200 reps",
+           lambda: [osc.bootstrap_difference(boot, "dp-kdtree", ["diffgen", "mondrian-k"], errors="err",
+                                             n_boot=200, rng=2013)[k] for k in ("d", "lo", "hi")])
+
     pop = simulate_ratings(n_users=args.users, n_ratings=2_600, rng=2019).ratings
     obs = R.rating_observations(pop, granularity="5-star", categories=NETFLIX_CATEGORIES)
     rec = R.encode_records(obs, model=R.first_order(), n_obs=2_600)
@@ -113,8 +124,11 @@ def main(argv=None):
 
     code = ("import time, numpy, pandas; from privlib.experiments import glue_num; t = time.process_time(); "
             "glue_num('bench', 0.5); print(time.process_time() - t)")
+    # the same privlib as this process (not the one of the working directory)
+    env = {**os.environ, "PYTHONPATH": os.path.dirname(os.path.dirname(os.path.abspath(attacks.__file__)))}
     best = min(float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                                    env=os.environ).stdout.split()[-1]) for _ in range(args.repeat))
+                                    env=env, cwd=tempfile.gettempdir()).stdout.split()[-1])
+               for _ in range(args.repeat))
     rows.append({"call": "glue_num (first)", "case": "fresh interpreter", "cpu_s": round(best, 5), "digest": ""})
     print(f"{'glue_num (first)':<22} {'fresh interpreter':<18} cpu {best * 1e3:9.2f} ms", flush=True)
 
