@@ -16,6 +16,11 @@ Run from the repository root, once on the code to compare against and once on th
 
 (``/tmp/base`` needs the repository's ``data`` folder beside its ``privlib``: a symbolic link.)
 
+``benchmarks/results/kernel_cpu_hotspots.csv`` holds each chapter's kernel CPU before and after
+(user + system seconds of one process, ``/usr/bin/time``): the notebook converted to a script
+(``jupyter nbconvert --to script``), ``N_JOBS = 1`` so that every sweep runs in that process,
+run from the notebook's folder with ``MPLBACKEND=Agg`` on the library of each commit.
+
 The calls:
 
 * ``estimate_sa_answers`` (grid) -- Definition-2 answers of chapter 6 (``measure``), per release;
