@@ -169,6 +169,9 @@ def _check_path(path) -> tuple:
     return tuple(out)
 
 
+_INT_TYPE = {int}
+
+
 class Ledger(Sequence):
     """An immutable sequence of :class:`LedgerEntry`, with the composed total.
 
@@ -197,7 +200,7 @@ class Ledger(Sequence):
     0.4
     """
 
-    __slots__ = ("_cols", "_entries")
+    __slots__ = ("_cols", "_entries", "_total")     # _total: total(), memoised (the columns never change)
     _FIELDS = ("mechanism", "eps", "composition", "group", "path", "detail", "scope")
 
     def __init__(self, entries: Iterable[LedgerEntry] = (), /) -> None:
@@ -254,7 +257,8 @@ class Ledger(Sequence):
             if paths is None or len(paths) != n:
                 raise ValueError(f"paths: expected one root-to-node path per call ({n}), got "
                                  f"{'none' if paths is None else len(paths)}")
-            paths = tuple(p if type(p) is tuple and p and all(type(x) is int and x >= 0 for x in p)
+            # a tuple of ints >= 0 is kept as is (checked in C: the set of its types, its minimum)
+            paths = tuple(p if type(p) is tuple and p and set(map(type, p)) == _INT_TYPE and min(p) >= 0
                           else LedgerEntry(mechanism, 0.0, "path", path=p).path for p in paths)
         else:
             paths = ((),) * n
@@ -369,16 +373,24 @@ class Ledger(Sequence):
             if c == "path" and sc == scope:
                 at[p] = at.get(p, 0.0) + e
         memo: dict = {(): 0.0}
+        get = at.get
 
         def cost(p):  # eps from the root to p, memoised over the prefixes; a loop, as a path may be deep
             k = len(p)
             while p[:k] not in memo:
                 k -= 1
             for j in range(k + 1, len(p) + 1):   # the same sums as at[p] + cost(p[:-1]), root first
-                memo[p[:j]] = at.get(p[:j], 0.0) + memo[p[:j - 1]]
+                memo[p[:j]] = get(p[:j], 0.0) + memo[p[:j - 1]]
             return memo[p]
 
-        return {p: cost(p) for p in at}
+        out = {}
+        for p in at:
+            c = memo.get(p)
+            if c is None:
+                parent = memo.get(p[:-1])        # the common case (a tree listed root first): one sum
+                c = memo[p] = get(p, 0.0) + parent if parent is not None else cost(p)
+            out[p] = c
+        return out
 
     def tree(self) -> float:
         """Cost of the ``"path"`` entries: the largest sum along a root-to-node path (summed over
@@ -391,7 +403,11 @@ class Ledger(Sequence):
 
     def total(self) -> float:
         """Total eps: sequential sum + each parallel group's maximum + the tree's largest path."""
-        return self.sequential() + float(sum(self.parallel().values())) + self.tree()
+        try:
+            return self._total
+        except AttributeError:
+            self._total = self.sequential() + float(sum(self.parallel().values())) + self.tree()
+            return self._total
 
     def check(self, eps: float, *, name: str = "eps") -> Ledger:
         """Return the ledger if its :meth:`total` is at most ``eps``, else raise.

@@ -144,15 +144,27 @@ def kernel_conditionals(decomposition: Decomposition) -> tuple[np.ndarray, list[
     for j in range(len(decomposition.qi)):
         W = int(dhi[j] - dlo[j] + 1)
         w = H / widths[:, j][:, None]                           # weight per code, per SA value
-        diff = np.zeros((W + 1, S))
-        np.add.at(diff, decomposition.lower[:, j] - dlo[j], w)
-        np.add.at(diff, decomposition.upper[:, j] - dlo[j] + 1, -w)
+        diff = _difference_rows(decomposition.lower[:, j] - dlo[j], decomposition.upper[:, j] - dlo[j] + 1, w, W + 1)
         joint = np.cumsum(diff, axis=0)[:W]
         joint = np.clip(joint, 0.0, None)                       # float round-off
         with np.errstate(invalid="ignore", divide="ignore"):
             cond = np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
         conds.append(cond)
     return prior, conds
+
+
+def _difference_rows(start: np.ndarray, stop: np.ndarray, w: np.ndarray, n: int) -> np.ndarray:
+    """(n x S) difference array: row ``w[i]`` added at ``start[i]`` and subtracted at ``stop[i]``.
+
+    One ``bincount`` per column over the starts then the stops: per cell the same additions in
+    the same order as ``np.add.at(diff, start, w)`` followed by ``np.add.at(diff, stop, -w)``,
+    so the floats are identical (and several times faster).
+    """
+    idx = np.concatenate([start, stop])
+    out = np.empty((n, w.shape[1]))
+    for s, col in enumerate(w.T):
+        out[:, s] = np.bincount(idx, weights=np.concatenate([col, -col]), minlength=n)
+    return out
 
 
 def _conditionals_at(decomposition: Decomposition, j: int, z: np.ndarray, H: np.ndarray, total: np.ndarray):
@@ -163,9 +175,7 @@ def _conditionals_at(decomposition: Decomposition, j: int, z: np.ndarray, H: np.
     b = decomposition.upper[:, j] - dlo + 1
     points = np.unique(np.concatenate([a, b]))
     w = H / decomposition.widths[:, j][:, None]
-    diff = np.zeros((points.size, H.shape[1]))
-    np.add.at(diff, np.searchsorted(points, a), w)
-    np.add.at(diff, np.searchsorted(points, b), -w)
+    diff = _difference_rows(np.searchsorted(points, a), np.searchsorted(points, b), w, points.size)
     joint = np.clip(np.cumsum(diff, axis=0), 0.0, None)[np.searchsorted(points, z, side="right") - 1]
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(total > 0, joint / np.where(total > 0, total, 1.0), 0.0)
@@ -261,11 +271,11 @@ def naive_bayes(decomposition: Decomposition, df: pd.DataFrame, *, qi: Sequence[
         for j, cond in enumerate(conds):
             if cond is None:
                 rows = np.log(_conditionals_at(decomposition, j, X[:, j] - dlo[j], H, total))
+                rows[np.isneginf(rows).all(axis=1)] = 0.0       # no evidence from this QI
             else:
                 lc = np.log(cond)                               # codes x S, -inf where 0
+                lc[np.isneginf(lc).all(axis=1)] = 0.0           # no evidence from this code (per code, not record)
                 rows = lc[X[:, j] - dlo[j]]
-            dead = np.isneginf(rows).all(axis=1)
-            rows[dead] = 0.0                                    # no evidence from this QI
             logp += rows
     bad = np.isneginf(logp).all(axis=1)
     if bad.any():

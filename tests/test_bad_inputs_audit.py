@@ -73,6 +73,22 @@ def test_glue_num_names_a_bad_key():
         glue_num(3, 1.0)
 
 
+@pytest.mark.parametrize("value", [0.1 + 0.2, 7, True, "text", np.float64(2 / 3)])
+def test_glue_num_sends_myst_nbs_glue_message(monkeypatch, value):
+    # glue_num writes myst_nb's hidden glue itself (no import of nbformat in the kernel): the same message
+    import IPython.display
+    import myst_nb
+    import myst_nb.ext.glue
+    sent = []
+    record = lambda *objs, **kw: sent.append((objs, kw))   # noqa: E731
+    monkeypatch.setattr(IPython.display, "display", record)
+    monkeypatch.setattr(myst_nb.ext.glue, "ipy_display", record)
+    glue_num("probe", value)
+    myst_nb.glue("probe", round_sig(value), display=False)
+    assert len(sent) == 2 and sent[0] == sent[1]
+    assert list(sent[0][0][0]) == ["application/papermill.record/text/plain"]
+
+
 # ------------------------------------------------------------------ Hierarchy.from_csv
 def test_from_csv_strips_the_byte_order_mark_with_plain_utf8(tmp_path):
     f = tmp_path / "h.csv"

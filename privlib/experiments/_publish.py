@@ -103,8 +103,26 @@ def glue_num(name: str, value: object, *, digits: int = GLUE_DIGITS) -> None:
     rounded = round_sig(value, digits)
     if isinstance(rounded, float) and not math.isfinite(rounded):
         raise ValueError(f"value: expected a finite number to glue as {name!r}, got {rounded!r}")
-    from myst_nb import glue
-    glue(name, rounded, display=False)
+    _glue_hidden(name, rounded)
+
+
+#: The mime-type prefix of a hidden glue (``myst_nb.ext.glue.GLUE_PREFIX``).
+_GLUE_PREFIX = "application/papermill.record/"
+
+
+def _glue_hidden(name: str, value: object) -> None:
+    """``myst_nb.glue(name, value, display=False)``: the same display message, byte for byte.
+
+    myst_nb's ``glue`` lives in ``myst_nb.ext.glue``, whose import pulls in nbformat and
+    jsonschema (1 to 3 s of CPU in every kernel, most of it building URI grammars); the message
+    is three lines of IPython, written here.  ``tests/test_bad_inputs_audit.py`` checks that
+    both send the same data and metadata.
+    """
+    from IPython.core.formatters import format_display_data
+    from IPython.display import display
+    mimebundle, metadata = format_display_data(value)
+    metadata["scrapbook"] = dict(name=name, mime_prefix=_GLUE_PREFIX)
+    display({_GLUE_PREFIX + k: v for k, v in mimebundle.items()}, raw=True, metadata=metadata)
 
 
 def _key(card_prefix: str, rid: str) -> str:

@@ -415,9 +415,10 @@ def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: s
         groups.setdefault(k, []).append(i)
     seed_pos = np.searchsorted(seeds, sub["seed"].to_numpy())
     xv = sub[x].to_numpy(float)
+    median = _resampled_median(E)
 
     def points(qidx, sidx):
-        med = np.median(E[:, qidx], axis=1)
+        med = median(qidx)
         wseed = np.bincount(sidx, minlength=n_s).astype(float)
         pts: dict = {}
         for (f, v), idx in groups.items():
@@ -429,6 +430,32 @@ def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: s
         return {f: (np.array([p[0] for p in v]), np.array([p[1] for p in v])) for f, v in pts.items()}
 
     return points, E.shape[1], n_s
+
+
+def _resampled_median(E: np.ndarray):
+    """A function ``qidx -> np.median(E[:, qidx], axis=1)``, the same floats, faster for many draws.
+
+    Each row is sorted once; a draw of column indices (with repetitions) is a count per column,
+    and the order statistics ``(n - 1) // 2`` and ``n // 2`` of a row are read where the
+    cumulative counts, in the row's sorted order, pass them; their mean is ``(a + b) / 2``, as
+    ``np.median`` computes it.  Rows with a NaN keep ``np.median``.
+    """
+    if np.isnan(E).any():
+        return lambda qidx: np.median(E[:, qidx], axis=1)
+    order = np.argsort(E, axis=1, kind="stable")
+    Es = np.take_along_axis(E, order, axis=1)
+    rows = np.arange(E.shape[0])
+
+    def median(qidx):
+        qidx = np.asarray(qidx)
+        n = qidx.size
+        cw = np.cumsum(np.bincount(qidx, minlength=E.shape[1])[order], axis=1)
+        a = Es[rows, np.count_nonzero(cw <= (n - 1) // 2, axis=1)]
+        if n % 2:
+            return a
+        return (a + Es[rows, np.count_nonzero(cw <= n // 2, axis=1)]) / 2
+
+    return median
 
 
 def bootstrap_bands(rows: pd.DataFrame, families: Sequence[str], *, errors: str, levels: np.ndarray,

@@ -164,7 +164,7 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     its range's prefix sums.  Domains of more than 5e7 cells x ranges fall back on
     :func:`_sa_answers_by_group` (the independent check).
     """
-    from ..metrics._workload import _corners
+    from ..metrics._workload import _corners, _cumsum_inplace
     S = len(decomposition.sa_values)
     slo, shi = workload.lower[:, -1], workload.upper[:, -1]
     if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
@@ -201,11 +201,11 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     G = G.reshape(shape + (R,))
     if not unit:
         for ax in range(d):                       # density per cell and range
-            np.cumsum(G, axis=ax, out=G)
+            _cumsum_inplace(G, ax)
     P = np.zeros(shape + (R,))
     P[tuple(slice(1, None) for _ in range(d))] = G[tuple(slice(0, -1) for _ in range(d))]
     for ax in range(d):                           # prefix sums of the density over the QIs
-        np.cumsum(P, axis=ax, out=P)
+        _cumsum_inplace(P, ax)
     QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
     QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
     out = np.zeros(workload.n_queries)

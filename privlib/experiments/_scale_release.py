@@ -206,20 +206,34 @@ def _fulldomain(setup: Setup, model: str, value: float, hierarchies: Mapping) ->
                                sa_values=list(setup.sa_values), hierarchies=hierarchies, orders=orders)
 
 
-def _cut_intervals(setup: Setup, rel, a: str, j: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For QI ``a``: the cut index of every code of its public domain, and each cut's code interval."""
-    lo, hi = setup.domain[a]
-    codes = np.arange(lo, hi + 1)
-    probe = pd.DataFrame({b: np.repeat(setup.df[b].to_numpy()[:1], codes.size) for b in setup.qi})
-    probe[a] = codes
-    g = rel.encode(_decoded(setup, probe))[:, j]
-    cuts, first = np.unique(g, return_index=True)
-    change = int((np.diff(g) != 0).sum())
-    if change != cuts.size - 1:
-        raise ValueError(f"release: a cut value of {a!r} is not an interval of codes (codes must follow the "
-                         "hierarchy's depth-first leaf order)")
-    last = np.array([codes[g == c].max() for c in cuts])
-    return cuts, codes[first], last
+def _cut_intervals(setup: Setup, rel) -> list[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per QI: the cut index of every code of its public domain, and each cut's code interval.
+
+    One probe table for every QI (each QI's block sweeps its domain, the other QIs fixed at the
+    first record's values), encoded by the release at once (row by row: the same codes as one
+    probe per QI).
+    """
+    blocks = []
+    for a in setup.qi:
+        lo, hi = setup.domain[a]
+        codes = np.arange(lo, hi + 1)
+        probe = pd.DataFrame({b: np.repeat(setup.df[b].to_numpy()[:1], codes.size) for b in setup.qi})
+        probe[a] = codes
+        blocks.append(probe)
+    enc = rel.encode(_decoded(setup, pd.concat(blocks, ignore_index=True)))
+    out, at = [], 0
+    for j, (a, probe) in enumerate(zip(setup.qi, blocks)):
+        codes = probe[a].to_numpy()
+        g = enc[at:at + codes.size, j]
+        at += codes.size
+        cuts, first = np.unique(g, return_index=True)
+        change = int((np.diff(g) != 0).sum())
+        if change != cuts.size - 1:
+            raise ValueError(f"release: a cut value of {a!r} is not an interval of codes (codes must follow the "
+                             "hierarchy's depth-first leaf order)")
+        last = np.array([codes[g == c].max() for c in cuts])
+        out.append((cuts, codes[first], last))
+    return out
 
 
 def _from_diffgen(setup: Setup, rel, params: dict, gen=None) -> Decomposition:
@@ -232,7 +246,7 @@ def _from_diffgen(setup: Setup, rel, params: dict, gen=None) -> Decomposition:
     numerical cut holding no integer code hold no record and are not drawn (``dropped_cells``).
     """
     from ..release import from_boxes
-    per = [_cut_intervals(setup, rel, a, j) for j, a in enumerate(setup.qi)]
+    per = _cut_intervals(setup, rel)
     sizes = tuple(len(p[0]) for p in per)
     grid = np.stack(np.unravel_index(np.arange(int(np.prod(sizes))), sizes), axis=1)
     lower = np.stack([per[j][1][grid[:, j]] for j in range(len(per))], axis=1)

@@ -6,7 +6,7 @@ import numpy as np
 from .._docs import shared_doc
 from .._validation import check_in
 from ..partition import Decomposition
-from ._workload import Workload, _corner_sum, _corners
+from ._workload import Workload, _corner_sum, _corners, _cumsum_inplace
 
 #: The release every example of the error measures reads (eight records, two leaves).
 TOY_RELEASE_DOC = """
@@ -166,16 +166,19 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, *, method
         QL = np.clip(workload.lower - dlo, 0, W)
         QU = np.clip(workload.upper - dlo + 1, 0, W)
         dens = counts / np.prod(decomposition.widths.astype(float), axis=1)
-        G = np.zeros(tuple(W + 1))
+        shape = tuple(int(w) + 1 for w in W)
         a, b = lo - dlo, hi - dlo + 1
-        for idx, sign in _corners(a, b):          # the density added at each box's 2**d corners
-            np.add.at(G, idx, sign * dens)
+        # the density added at each box's 2**d corners: one bincount over the corners in turn (the
+        # same additions, in the same order, as one np.add.at per corner)
+        flat, vals = zip(*((np.ravel_multi_index(idx, shape), sign * dens) for idx, sign in _corners(a, b)))
+        G = np.bincount(np.concatenate(flat), weights=np.concatenate(vals),
+                        minlength=int(np.prod(shape))).reshape(shape)
         for ax in range(d):                       # density per cell
-            np.cumsum(G, axis=ax, out=G)
-        P = np.zeros(tuple(W + 1))
+            _cumsum_inplace(G, ax)
+        P = np.zeros(shape)
         P[tuple(slice(1, None) for _ in range(d))] = G[tuple(slice(0, -1) for _ in range(d))]
         for ax in range(d):                       # prefix sums of the density
-            np.cumsum(P, axis=ax, out=P)
+            _cumsum_inplace(P, ax)
         return _corner_sum(P, QL, QU)
     q = workload.n_queries
     step = max(1, chunk_cells // max(L, 1))
@@ -199,12 +202,18 @@ def _overlap_fractions(decomposition: Decomposition, workload: Workload, start: 
     inv_w = (1.0 / decomposition.widths).astype(np.float32)
     frac = None
     for j in range(lo.shape[1]):
-        ov = np.minimum(QU[:, j, None], hi[None, :, j])
-        ov -= np.maximum(QL[:, j, None], lo[None, :, j])
+        # the factor of QI j depends only on the query's range and the leaf's: computed once per
+        # distinct (range, range) pair (few: half-domain queries, a few leaf intervals), then read
+        qu, qinv = np.unique(np.stack([QL[:, j], QU[:, j]], axis=1), axis=0, return_inverse=True)
+        lu, lfirst, linv = np.unique(np.stack([lo[:, j], hi[:, j]], axis=1), axis=0, return_index=True,
+                                     return_inverse=True)
+        ov = np.minimum(qu[:, 1, None], lu[None, :, 1])
+        ov -= np.maximum(qu[:, 0, None], lu[None, :, 0])
         ov += 1
         np.maximum(ov, 0, out=ov)
-        f = ov.astype(np.float32)
-        f *= inv_w[None, :, j]
+        t = ov.astype(np.float32)
+        t *= inv_w[lfirst, j][None, :]                 # the width is the interval's: any leaf with it
+        f = np.take(t[qinv.ravel()], linv.ravel(), axis=1)
         frac = f if frac is None else np.multiply(frac, f, out=frac)
     return frac
 

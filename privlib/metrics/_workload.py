@@ -89,8 +89,26 @@ def _prefix_counts(X, lo, W):
     P = np.zeros(tuple(w + 1 for w in W), dtype=np.int64)
     P[tuple(slice(1, None) for _ in W)] = hist
     for ax in range(len(W)):
-        np.cumsum(P, axis=ax, out=P)
+        _cumsum_inplace(P, ax)
     return P
+
+
+def _cumsum_inplace(a: np.ndarray, axis: int) -> None:
+    """``np.cumsum(a, axis=axis, out=a)``, bit for bit, faster on a C-contiguous grid.
+
+    numpy accumulates along a middle axis one short strided run at a time; here each step adds
+    a whole slab (``a[..., i, ...] += a[..., i - 1, ...]``), the same sequential additions in
+    the same order, so float results are identical.  A long axis whose slabs are short keeps
+    ``np.cumsum``.
+    """
+    n = a.shape[axis]
+    inner = int(np.prod(a.shape[axis + 1:], dtype=np.int64))
+    if n < 2 or (inner < 8 and n > 16) or not a.flags.c_contiguous:
+        np.cumsum(a, axis=axis, out=a)
+        return
+    v = a.reshape(int(np.prod(a.shape[:axis], dtype=np.int64)), n, inner)
+    for i in range(1, n):
+        np.add(v[:, i - 1], v[:, i], out=v[:, i])
 
 
 def true_answers(X: np.ndarray, lower: np.ndarray, upper: np.ndarray, *, domain_lower: ArrayLike | None = None,

@@ -244,11 +244,7 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
     from scipy import sparse  # imported where used: lean import of privlib.reident
 
     n_u, S = records.n_users, records.n_symbols
-    user = records.user.astype(np.int64)
-    start = np.flatnonzero(np.r_[True, user[1:] != user[:-1]])
-    pos = np.arange(len(user)) - np.repeat(start, np.diff(np.r_[start, len(user)]))
-    train, leak = pos < n_train, (pos >= n_train) & (pos < n_train + m)
-    sym = records.symbol.astype(np.int64)
+    (u_train, s_train), (u_leak, s_leak) = _train_leak(records, n_train, m)
     if dense is None:
         dense = n_u * S <= _DENSE_CELLS
     elif not isinstance(dense, (bool, np.bool_)):
@@ -259,8 +255,8 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
         raise ValueError(f"smoothing: needs the dense users x bins model (n_u * S <= {_DENSE_CELLS:,}), "
                          f"got {n_u:,} x {S:,}")
     if dense:  # users x bins counts by one histogram each (n_u * S <= 5e7: the key fits int64)
-        counts = np.bincount(user[train] * S + sym[train], minlength=n_u * S).reshape(n_u, S)
-        L = np.bincount(user[leak] * S + sym[leak], minlength=n_u * S).reshape(n_u, S).astype(np.float64)
+        counts = np.bincount(u_train * S + s_train, minlength=n_u * S).reshape(n_u, S)
+        L = np.bincount(u_leak * S + s_leak, minlength=n_u * S).reshape(n_u, S).astype(np.float64)
         if smoothing:  # every bin has probability > 0: rank by the product alone (same denominator)
             G_log = np.log(counts + float(smoothing)).T                          # S x n_u
             G_one = np.ones((S, n_u), dtype=np.float32)
@@ -273,10 +269,9 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
             G_log, G_one = G_log.T, nz.T.astype(np.float32)                      # S x n_u
         del counts
     else:
-        G = sparse.csr_matrix((np.full(int(train.sum()), 1.0 / n_train), (user[train], sym[train])),
-                              shape=(n_u, S))
+        G = sparse.csr_matrix((np.full(u_train.size, 1.0 / n_train), (u_train, s_train)), shape=(n_u, S))
         G.sum_duplicates()
-        L = sparse.csr_matrix((np.ones(int(leak.sum())), (user[leak], sym[leak])), shape=(n_u, S))
+        L = sparse.csr_matrix((np.ones(u_leak.size), (u_leak, s_leak)), shape=(n_u, S))
         L.sum_duplicates()
         G_log = G.copy()
         G_log.data = np.log(G_log.data)
@@ -307,6 +302,27 @@ def fresh_success_rate(records: Records, *, n_train: int, leakages: int,
     ranks = np.concatenate(ranks)
     return pd.DataFrame({"level": lv, "success": _count_within(ranks, lv) / len(ranks),
                          "random": np.minimum(lv / n_u, 1.0)})
+
+
+def _train_leak(records: Records, n_train: int, m: int) -> tuple:
+    """``(user, symbol)`` int64 arrays of every user's first ``n_train`` records (the database)
+    and of its next ``m`` records (the fresh leakages), in the order of the table.
+
+    A user's records are contiguous; when every user has ``N_o`` of them the table is a
+    users x ``N_o`` block and the two parts are column slices of it (no per-record position
+    array), else the positions are counted from each user's first record.
+    """
+    n_u, n_obs = records.n_users, records.n_obs
+    if n_obs >= 0 and len(records.user) == n_u * n_obs:
+        U, Y = records.user.reshape(n_u, n_obs), records.symbol.reshape(n_u, n_obs)
+        return tuple((U[:, a:b].astype(np.int64).ravel(), Y[:, a:b].astype(np.int64).ravel())
+                     for a, b in ((0, n_train), (n_train, n_train + m)))
+    user = records.user.astype(np.int64)
+    start = np.flatnonzero(np.r_[True, user[1:] != user[:-1]])
+    pos = np.arange(len(user)) - np.repeat(start, np.diff(np.r_[start, len(user)]))
+    train, leak = pos < n_train, (pos >= n_train) & (pos < n_train + m)
+    sym = records.symbol.astype(np.int64)
+    return (user[train], sym[train]), (user[leak], sym[leak])
 
 
 def _count_within(ranks: np.ndarray, lv: np.ndarray) -> np.ndarray:
