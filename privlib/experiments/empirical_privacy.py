@@ -369,7 +369,7 @@ def _top_correct(prediction, share: float = TOP_SHARE) -> np.ndarray:
 
 def _breach(setup: Setup, decomposition: Decomposition, *, top: bool = False) -> dict:
     """The naive-Bayes attack on every record of ``setup``: leaves, accuracy, rho and beta
-    (``top=True``: and ``accuracy_top``, on the :data:`TOP_SHARE` most confident guesses)."""
+    (``top=True``: and ``accuracy_top``, on the ``TOP_SHARE`` (10%) most confident guesses)."""
     from ..attacks import naive_bayes
     pred = naive_bayes(decomposition, setup.df)
     br = privacy_breach(pred)
@@ -411,7 +411,7 @@ def evaluate(setup: Setup, workload: Workload, model: str, value: float, *, rng:
     """Build, attack every record, answer the workload: one row of a figure.
 
     Returns a dict with ``model, value, seed, leaves, accuracy, rho, beta, alpha,
-    accuracy_top`` (the attack's accuracy on its :data:`TOP_SHARE` most confident guesses, the
+    accuracy_top`` (the attack's accuracy on its ``TOP_SHARE`` (10%) most confident guesses, the
     variation of Definition 1 that keeps the top tuples by confidence) and the keywords; ``seed`` is ``rng`` when it is an int seed (None for a Generator).  The keyword
     ``second_classifier=True`` (not passed to :func:`build`) adds ``accuracy_majority`` and
     ``beta_majority``: the same for a second classifier, the leaf's most frequent SA value
