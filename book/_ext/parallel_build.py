@@ -6,7 +6,8 @@ contents execute two or more at a time.  Sphinx would cut the alphabetically sor
 into a few large batches (every chapter in one); here each document is its own batch and the
 longest run first (longest-processing-time-first scheduling), by the times in
 ``benchmarks/results/book_times.csv`` (``python benchmarks/bench_book.py --out ...``), then
-the other notebooks by size, then the text pages.
+the other notebooks by size, then the text pages in one batch per process (a batch returns the
+whole environment to the main process, which unpickles it: one batch per page cost 59 merges).
 
 Sphinx reads in parallel only when every extension declares itself parallel-read safe; the
 three that say nothing are marked safe here after review: ``sphinx_multitoc_numbering``
@@ -46,7 +47,12 @@ def _one_per_batch(app):
     def make_chunks(arguments, nproc, maxbatch=10):
         if nproc <= 1:
             return _sphinx_make_chunks(arguments, nproc, maxbatch)
-        return [[d] for d in sorted(arguments, key=cost)]
+        ordered = sorted(arguments, key=cost)
+        notebooks = [d for d in ordered if not cost(d)[1]]
+        pages = [d for d in ordered if cost(d)[1]]
+        # the text pages read in a few seconds: `nproc` batches, not one each (every batch sends
+        # the whole environment back to the main process, which unpickles and merges it)
+        return [[d] for d in notebooks] + [pages[i::nproc] for i in range(nproc) if pages[i::nproc]]
 
     return make_chunks
 
