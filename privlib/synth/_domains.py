@@ -19,7 +19,7 @@ from .._validation import (
     check_positive,
     check_probability,
 )
-from ._schema import CommutingData, check_commuting_data, tract_distances
+from ._schema import CommutingData, check_commuting_data
 from ._transition import DISCLOSURE_RULES
 
 # ----------------------------------------------------------------------------------------
@@ -262,12 +262,118 @@ def _weighted_percentiles(values, weights, qs):
     return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
 
 
-def _unit_keys(geo, dist, cut):
-    """Coarsened unit key level * n_tracts + id for a (work tracts x all tracts) distance matrix."""
+class _NearTracts:
+    """The (work tract, home tract) pairs closer than ``radius`` miles, without the dense matrix.
+
+    Tracts sorted by x: the candidates of a work tract lie in an x-strip (searchsorted) and a
+    y-band around it (both padded); their distance is computed exactly as
+    :func:`tract_distances` computes it (``np.hypot`` of the same differences), so the pairs
+    and their distances are the ones the dense matrix would give.
+    """
+
+    def __init__(self, tx: np.ndarray, ty: np.ndarray, radius: float):
+        self.tx, self.ty, self.radius = tx, ty, float(radius)
+        self.order = np.argsort(tx, kind="stable")
+        self.xs = tx[self.order]
+        self.pad = abs(self.radius) * (1 + 1e-9) + 1e-9          # rounding of the differences
+
+    def pairs(self, tt: np.ndarray):
+        """``(row, col, dist)`` of the pairs (``tt[row]``, tract ``col``) with dist < radius,
+        sorted by (row, col)."""
+        x0, y0 = self.tx[tt], self.ty[tt]
+        lo = np.searchsorted(self.xs, x0 - self.pad, side="left")
+        hi = np.searchsorted(self.xs, x0 + self.pad, side="right")
+        cnt = hi - lo
+        row = np.repeat(np.arange(tt.size), cnt)
+        pos = np.arange(row.size) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        col = self.order[pos]
+        dy = y0[row] - self.ty[col]
+        band = np.abs(dy) <= self.pad
+        row, col, dy = row[band], col[band], dy[band]
+        dist = np.hypot(x0[row] - self.tx[col], dy)
+        close = dist < self.radius
+        row, col, dist = row[close], col[close], dist[close]
+        o = np.lexsort((col, row))
+        return row[o], col[o], dist[o]
+
+
+@dataclass(frozen=True)
+class _ChunkUnits:
+    """The coarsened units of a chunk of work tracts (see :func:`_chunk_units`)."""
+
+    rep: np.ndarray       # pair index row * n_tracts + home tract of each unit's representative
+    local: np.ndarray     # row * 3 n_tracts + unit key of each unit, ascending
+    near_flat: np.ndarray
+    near_key: np.ndarray
+    far_key: np.ndarray   # unit key of a super-PUMA pair, by home tract
+    n_tracts: int
+
+    def key(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """Unit key (level * n_tracts + unit id) of the pairs (``row``, ``col``)."""
+        out = self.far_key[col]
+        if self.near_flat.size:
+            flat = row * self.n_tracts + col
+            pos = np.minimum(np.searchsorted(self.near_flat, flat), self.near_flat.size - 1)
+            hit = self.near_flat[pos] == flat
+            out = np.where(hit, self.near_key[pos], out)
+        return out
+
+
+def _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank) -> _ChunkUnits:
+    """Coarsened units of the work tracts ``tt`` and their representatives (step 2-3 of
+    :func:`build_domains`).
+
+    Home tract r of work tract t is kept as a tract (d < cut[0]), coarsened to its PUMA
+    (cut[0] <= d < cut[1]) or to its super-PUMA (d >= cut[1]), d = :func:`tract_distances`;
+    the representative of a unit is its pair with the smallest draw ``u`` (one per pair, row
+    major).  Only the pairs closer than cut[1] (``near``) are listed; the super-PUMA pairs,
+    nearly all of them, are reduced per (row, super-PUMA) block with ``minimum.reduceat`` on
+    the draws, so no distance or key matrix is built.  Same units and representatives as the
+    dense computation (``tests/test_synth.py`` compares them).
+    """
     n_t = geo.n_tracts
-    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
-    ids = np.stack([np.arange(n_t), geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()])
-    return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
+    K = 3 * n_t
+    puma = geo.tracts["puma"].to_numpy()
+    spuma = geo.tracts["spuma"].to_numpy()
+    row, col, dist = near.pairs(tt)
+    level = (dist >= cut[0]).astype(np.int64)          # 0 tract, 1 PUMA (every pair here is < cut[1])
+    nkey = np.where(level == 0, col, n_t + puma[col])
+    nflat = row * n_t + col
+    # tracts: every pair is its own unit
+    rep0 = nflat[level == 0]
+    # PUMAs: the smallest draw of each (row, PUMA) among its PUMA-level pairs
+    f1 = nflat[level == 1]
+    g1 = row[level == 1] * K + nkey[level == 1]
+    u1 = u[f1]
+    o = np.lexsort((u1, g1))
+    first = np.r_[True, g1[o][1:] != g1[o][:-1]] if o.size else np.zeros(0, bool)
+    gmin = np.empty(g1.size)
+    gmin[o] = np.repeat(u1[o][first], np.diff(np.r_[np.flatnonzero(first), o.size]))
+    rep1 = f1[u1 == gmin]
+    # super-PUMAs: the smallest draw of each (row, super-PUMA) among the far pairs
+    U = u.reshape(tt.size, n_t).copy()
+    U.ravel()[nflat] = 2.0                               # not a super-PUMA pair (draws are < 1)
+    size = np.diff(np.r_[sp_start, n_t])
+    if np.all(sp_order == np.arange(n_t)) and np.all(size == size[0]):
+        # super-PUMAs of consecutive tracts, all of one size: the minimum of each block is its argmin
+        g = int(size[0])
+        arg = U.reshape(tt.size, n_t // g, g).argmin(axis=2)
+        flat = (np.arange(tt.size)[:, None] * n_t + np.arange(0, n_t, g)[None, :] + arg).ravel()
+        rep2 = flat[U.ravel()[flat] < 1.5]                # a block of near pairs only has none
+    else:
+        m2 = np.minimum.reduceat(U[:, sp_order], sp_start, axis=1)
+        is_min = U == m2[:, sp_rank]
+        is_min.ravel()[nflat] = False
+        rep2 = np.flatnonzero(is_min)
+    far_key = 2 * n_t + spuma
+    rep = np.concatenate([rep0, rep1, rep2])
+    rcol = rep % n_t
+    key = np.concatenate([nkey[level == 0], n_t + puma[rcol[rep0.size:rep0.size + rep1.size]],
+                          far_key[rcol[rep0.size + rep1.size:]]])
+    local = (rep // n_t) * K + key
+    o = np.argsort(local, kind="stable")
+    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=nflat, near_key=nkey, far_key=far_key,
+                       n_tracts=n_t)
 
 
 @shared_doc(toy_commuting=TOY_COMMUTING_DOC)
@@ -332,18 +438,17 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     sizes = np.zeros(wt.size, dtype=np.int64)
     pr_sorted = np.argsort(pw, kind="stable")
     pw_s = pw[pr_sorted]
+    near = _NearTracts(tx, ty, cut[1])
+    spuma = geo.tracts["spuma"].to_numpy()
+    sp_order = np.argsort(spuma, kind="stable")                  # tracts grouped by super-PUMA
+    sp_ids, sp_start = np.unique(spuma[sp_order], return_index=True)
+    sp_rank = np.searchsorted(sp_ids, spuma)                     # group of each tract
     for c0 in range(0, wt.size, chunk):
         tt = wt[c0:c0 + chunk]
-        dist = tract_distances(geo, tt)
-        key = _unit_keys(geo, dist, cut)
-        local = (np.arange(tt.size)[:, None] * K + key).ravel()   # unit of each (work, home) tract pair
-        u = gen.random(local.size)
-        # each unit's representative: its pair with the smallest draw (one pass, no sort of all pairs)
-        low = np.full(tt.size * K, np.inf)
-        np.minimum.at(low, local, u)
-        rep = np.flatnonzero(u == low[local])                      # one pair per unit (draws never tie)
-        rep = rep[np.argsort(local[rep], kind="stable")]           # in unit order
-        ucode = c0 * K + local[rep]
+        u = gen.random(tt.size * n_t)                            # one draw per (work, home) tract pair
+        units = _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank)
+        rep, local = units.rep, units.local                      # one pair per unit, in unit order
+        ucode = c0 * K + local
         rep_tract = rep % n_t
         rep_block = rep_tract * bpt + gen.integers(0, bpt, size=ucode.size)
         # prior counts of the chunk's work tracts, mapped to units
@@ -352,7 +457,7 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
         row = np.minimum(np.searchsorted(tt, pw[sel]), tt.size - 1)
         mine = tt[row] == pw[sel]  # prior rows of work tracts without workplaces are ignored
         sel, row = sel[mine], row[mine]
-        pkey = key[row, ph[sel]]
+        pkey = units.key(row, ph[sel])
         pcode = (c0 + row) * K + pkey
         prior = np.zeros(ucode.size)
         np.add.at(prior, np.searchsorted(ucode, pcode), pc[sel])
