@@ -65,3 +65,42 @@ def test_build_domains_near_radius_at_a_pair_distance():
         new = synth.build_domains(data, settings=settings, rng=np.random.default_rng(9))
         assert any(np.any(d[pw, ph] == c) for c in new.cutoffs)
         _same(new, reference_build_domains(data, settings=settings, rng=np.random.default_rng(9)))
+
+
+# ---------------------------------------------------------------- kept_jobs
+@pytest.mark.parametrize("seed", [1, 2])
+def test_kept_jobs_is_the_synthesis_likelihood_count(seed):
+    data = _data(seed)
+    dom = synth.build_domains(data, rng=seed)
+    kept = synth.kept_jobs(data, dom)
+    for settings, rng in ((synth.OTMSettings(), 0), (synth.OTMSettings(eps=2.0, min_p=0.1), 5)):
+        syn = synth.synthesize(data, dom, settings=settings, rng=rng)
+        assert kept.dtype == syn.n.dtype and np.array_equal(kept, syn.n)
+        assert np.array_equal(kept, syn.likelihood.sum(axis=1).astype(np.int64))
+    assert 0 < kept.sum() <= data.workplaces["n"].sum()
+
+
+def test_kept_jobs_bad_input():
+    data = _data(3)
+    dom = synth.build_domains(data, rng=0)
+    with pytest.raises(TypeError, match="domains: expected Domains, got dict"):
+        synth.kept_jobs(data, {})
+    with pytest.raises(TypeError, match="data: expected CommutingData"):
+        synth.kept_jobs(object(), dom)
+    other = dataclasses.replace(dom, work_tracts=dom.work_tracts + 1)
+    with pytest.raises(ValueError, match="domains: built for other work tracts"):
+        synth.kept_jobs(data, other)
+
+
+def test_grid_cell_edges_and_signed_zeros():
+    """Every category edge on both axes and the four directions, against the slide's rule written out."""
+    edges = np.array((0.0,) + synth.DISTANCE_BINS)
+    r = np.r_[edges, np.nextafter(edges, np.inf)[1:], np.nextafter(edges, -np.inf)[1:], 1e4]
+    dx = np.r_[r, -r, r, -r, -0.0, 0.0, -0.0]
+    dy = np.r_[r, r, -r, -r, -0.0, -0.0, 2.0]
+    d = np.hypot(dx, dy)
+    cat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(synth.DISTANCE_BINS), d, side="right"))
+    direc = np.where(d == 0, 4, np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3)))
+    assert np.array_equal(synth.grid_cell(dx, dy), cat * 5 + direc)
+    with pytest.raises(ValueError, match="dx"):
+        synth.grid_cell([np.nan], [0.0])

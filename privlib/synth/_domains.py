@@ -65,10 +65,12 @@ def grid_cell(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
     dx = check_array(dx, "dx")
     dy = check_array(dy, "dy")
     d = np.hypot(dx, dy)
-    dcat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right"))
-    direc = np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3))
-    direc = np.where(d == 0, 4, direc)
-    return dcat * len(DIRECTION_LABELS) + direc
+    cell = np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right")
+    cell += 1                                         # distance category 1.. (0 below)
+    cell *= len(DIRECTION_LABELS)
+    cell += 2 * (dy < 0) + (dx >= 0)                  # NW 0, NE 1, SW 2, SE 3
+    cell[d == 0] = 4                                  # distance 0, direction N/A
+    return cell
 
 
 @dataclass(frozen=True)

@@ -80,6 +80,81 @@ def _alpha_min_lookup(m: np.ndarray, settings: OTMSettings) -> np.ndarray:
     return vals[np.searchsorted(uniq, mm)]
 
 
+def _work_tract_positions(domains: Domains, wtract: np.ndarray) -> np.ndarray:
+    """Index in ``domains.work_tracts`` of each workplace's tract (ValueError if one is missing)."""
+    t_pos = np.searchsorted(domains.work_tracts, wtract)
+    if np.any(domains.work_tracts[np.minimum(t_pos, domains.work_tracts.size - 1)] != wtract):
+        raise ValueError("domains: built for other work tracts than these workplaces'")
+    return t_pos
+
+
+def _job_points(domains: Domains, tracts: pd.DataFrame, wpos: np.ndarray, t_of: np.ndarray,
+                h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Step 1 of :func:`synthesize` (the likelihood): the domain point of each job.
+
+    A job of work tract ``t_of`` (at ``wpos`` in ``domains.work_tracts``) living in tract ``h``
+    falls on the tract, PUMA or super-PUMA unit that the coarsening made of ``h``.  Returns
+    ``(ok, di)``: whether the point exists and was not edited away, and its index in
+    ``domains.code``.
+    """
+    tx, ty = tracts["x"].to_numpy(), tracts["y"].to_numpy()
+    tpuma, tsp = tracts["puma"].to_numpy(), tracts["spuma"].to_numpy()
+    n_t = domains.n_tracts
+    d = np.hypot(tx[t_of] - tx[h], ty[t_of] - ty[h])
+    level = (d >= domains.cutoffs[0]).astype(np.int64) + (d >= domains.cutoffs[1])
+    uid = np.where(level == 0, h, np.where(level == 1, tpuma[h], tsp[h]))
+    code = wpos * (3 * n_t) + level * n_t + uid
+    di = np.searchsorted(domains.code, code)
+    last = np.minimum(di, domains.code.size - 1)
+    ok = (di < domains.code.size)
+    ok &= domains.code[last] == code
+    ok &= ~domains.eliminated[last]
+    return ok, di
+
+
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
+def kept_jobs(data: CommutingData, domains: Domains) -> np.ndarray:
+    """Jobs of each workplace kept in the likelihood after editing (``Synthesis.n``).
+
+    Step 1 of :func:`synthesize` alone (slide "Refinement: Editing the Prior Domain"): a job
+    whose residence falls on a domain point edited away is dropped from the likelihood.  The
+    count depends on the data and the domains only -- not on the settings, the published
+    employment or the synthesizer's seed -- and no noise is drawn.
+
+    Parameters
+    ----------
+    data : CommutingData
+    domains : Domains
+        From :func:`build_domains` on the same data.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One count per row of ``data.workplaces``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad ``data`` (see :func:`build_domains`), ``domains`` that is not a :class:`Domains`
+        or was built for other work tracts.
+
+    Examples
+    --------
+    {{toy_commuting}}
+    >>> kept_jobs(data, build_domains(data, rng=0)).tolist()
+    [3]
+    """
+    if not isinstance(domains, Domains):
+        raise TypeError(f"domains: expected Domains, got {type(domains).__name__}")
+    check_commuting_data(data)
+    wtract = data.workplaces["tract"].to_numpy()
+    t_pos = _work_tract_positions(domains, wtract)
+    jw = data.jobs["workplace"].to_numpy()
+    ok, _ = _job_points(domains, data.geography.tracts, t_pos[jw], wtract[jw],
+                        data.jobs["home_tract"].to_numpy())
+    return np.bincount(jw[ok], minlength=len(wtract)).astype(np.int64)
+
+
 @shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings = OTMSettings(),
                published: np.ndarray | None = None, rng: int | np.random.Generator,
@@ -162,14 +237,8 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
                          f"got {m_pub.sum():.6g}")
     m_pub = np.round(m_pub).astype(np.int64)
     amin = _alpha_min_lookup(np.maximum(m_pub, 1), settings)
-    n_t = domains.n_tracts
-    K = 3 * n_t
     bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
-    tx, ty = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
-    tpuma, tsp = geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()
-    t_pos = np.searchsorted(domains.work_tracts, wtract)
-    if np.any(domains.work_tracts[np.minimum(t_pos, domains.work_tracts.size - 1)] != wtract):
-        raise ValueError("domains: built for other work tracts than these workplaces'")
+    t_pos = _work_tract_positions(domains, wtract)
     jobs = data.jobs
     jw = jobs["workplace"].to_numpy()
     jorder = np.argsort(jw, kind="stable")
@@ -196,15 +265,7 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
         j0, j1 = np.searchsorted(jw_s, [ws[0], ws[-1] + 1])
         jl = jw_s[j0:j1] - c0
         h = jh[j0:j1]
-        t_of = wtract[ws][jl]
-        d = np.hypot(tx[t_of] - tx[h], ty[t_of] - ty[h])
-        level = (d >= domains.cutoffs[0]).astype(np.int64) + (d >= domains.cutoffs[1])
-        uid = np.where(level == 0, h, np.where(level == 1, tpuma[h], tsp[h]))
-        code = t_pos[ws][jl] * K + level * n_t + uid
-        di = np.searchsorted(domains.code, code)
-        ok = (di < domains.code.size)
-        ok &= domains.code[np.minimum(di, domains.code.size - 1)] == code
-        ok &= ~domains.eliminated[np.minimum(di, domains.code.size - 1)]
+        ok, di = _job_points(domains, geo.tracts, t_pos[ws][jl], wtract[ws][jl], h)
         entry = start[jl[ok]] + (di[ok] - beg[jl[ok]])
         n = np.bincount(entry, minlength=E).astype(float)
         n_kept[ws] = np.bincount(jl[ok], minlength=nw)
@@ -213,7 +274,8 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
         live = (~elim).astype(float)
         tot = np.bincount(grp, weights=pc, minlength=nw)
         nlive = np.bincount(grp, weights=live, minlength=nw)
-        q = np.where(tot[grp] > 0, pc / np.where(tot[grp] > 0, tot[grp], 1), live / np.maximum(nlive[grp], 1))
+        tg = tot[grp]
+        q = np.where(tg > 0, pc / np.where(tg > 0, tg, 1), live / np.maximum(nlive[grp], 1))
         alpha = np.maximum(amin[ws][grp], settings.prior_strength * q)
         # 3. pruning
         qmax = np.zeros(nw)
