@@ -17,7 +17,7 @@ def _data(seed, n_spumas=12, far_weight=3e-4):
 
 
 def _scrambled(data, seed):
-    """The same state with super-PUMA ids out of tract order and of unequal sizes."""
+    """The same state with PUMA and super-PUMA ids out of tract order, super-PUMAs of unequal sizes."""
     tr = data.geography.tracts.copy()
     rng = np.random.default_rng(seed)
     sp = tr["spuma"].to_numpy()
@@ -25,6 +25,8 @@ def _scrambled(data, seed):
     sp = perm[sp]
     sp = np.where(sp == 1, 0, sp)                     # two super-PUMAs merged: unequal sizes
     tr["spuma"] = sp
+    pu = tr["puma"].to_numpy()
+    tr["puma"] = rng.permutation(pu.max() + 1)[pu]    # PUMA ids out of tract order
     geo = dataclasses.replace(data.geography, tracts=tr)
     return dataclasses.replace(data, geography=geo)
 
@@ -38,15 +40,18 @@ def _same(a, b):
             assert x == y, f.name
 
 
-@pytest.mark.parametrize("seed, chunk, settings", [
-    (1, 256, synth.OTMSettings()),
-    (2, 7, synth.OTMSettings()),
-    (3, 1, synth.OTMSettings(coarsen_percentiles=(50.0, 50.0))),
-    (4, 64, synth.OTMSettings(coarsen_percentiles=(5.0, 99.0))),
-    (5, 300, synth.OTMSettings(coarsen_percentiles=(1.0, 2.0))),
+@pytest.mark.parametrize("seed, chunk, settings, far_weight", [
+    (1, 256, synth.OTMSettings(), 3e-4),
+    (2, 7, synth.OTMSettings(), 3e-4),
+    (3, 1, synth.OTMSettings(coarsen_percentiles=(50.0, 50.0)), 3e-4),
+    (4, 64, synth.OTMSettings(coarsen_percentiles=(5.0, 99.0)), 3e-4),
+    (5, 300, synth.OTMSettings(coarsen_percentiles=(1.0, 2.0)), 3e-4),
+    # far commutes: the second cut-off spans the state, most pairs are near (dense matrices)
+    (6, 256, synth.OTMSettings(), 3e-2),
+    (7, 5, synth.OTMSettings(coarsen_percentiles=(20.0, 99.5)), 3e-2),
 ])
-def test_build_domains_matches_dense_reference(seed, chunk, settings):
-    for data in (_data(seed), _scrambled(_data(seed), seed)):
+def test_build_domains_matches_dense_reference(seed, chunk, settings, far_weight):
+    for data in (_data(seed, far_weight=far_weight), _scrambled(_data(seed, far_weight=far_weight), seed)):
         gen_a, gen_b = np.random.default_rng(seed), np.random.default_rng(seed)
         new = synth.build_domains(data, settings=settings, rng=gen_a, chunk=chunk)
         ref = reference_build_domains(data, settings=settings, rng=gen_b, chunk=chunk)

@@ -19,7 +19,7 @@ from .._validation import (
     check_positive,
     check_probability,
 )
-from ._schema import CommutingData, check_commuting_data
+from ._schema import CommutingData, check_commuting_data, tract_distances
 from ._transition import DISCLOSURE_RULES
 
 # ----------------------------------------------------------------------------------------
@@ -264,6 +264,65 @@ def _weighted_percentiles(values, weights, qs):
     return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
 
 
+@dataclass(frozen=True)
+class _Blocks:
+    """How the tracts group into PUMAs and super-PUMAs (for :func:`_block_minima`)."""
+
+    puma: np.ndarray
+    spuma: np.ndarray
+    puma_size: int        # g > 0: units of g consecutive tracts each (0: any other layout)
+    spuma_size: int
+
+    @staticmethod
+    def of(tracts: pd.DataFrame) -> "_Blocks":
+        def size(ids):
+            n = ids.size
+            first = np.r_[True, ids[1:] != ids[:-1]]
+            g = int(np.flatnonzero(first)[1]) if first.sum() > 1 else n
+            ok = (n % g == 0 and np.all(np.diff(ids) >= 0) and np.all(first == (np.arange(n) % g == 0)))
+            return g if ok else 0
+        puma, spuma = tracts["puma"].to_numpy(), tracts["spuma"].to_numpy()
+        return _Blocks(puma, spuma, size(puma), size(spuma))
+
+
+def _block_minima(U: np.ndarray, ids: np.ndarray, g: int) -> np.ndarray:
+    """Flat index of the smallest value of each (row, unit) of ``U`` (rows x tracts), the unit of
+    tract j being ``ids[j]``; entries >= 1.5 are not in any unit (a unit of such entries only has
+    none).  Units of ``g`` consecutive tracts: the argmin of each block; otherwise every entry
+    equal to its unit's minimum (``minimum.reduceat`` over the tracts sorted by unit)."""
+    nr, n_t = U.shape
+    if g:
+        arg = U.reshape(nr, n_t // g, g).argmin(axis=2)
+        flat = (np.arange(nr)[:, None] * n_t + np.arange(0, n_t, g)[None, :] + arg).ravel()
+        return flat[U.ravel()[flat] < 1.5]
+    order = np.argsort(ids, kind="stable")
+    uniq, start = np.unique(ids[order], return_index=True)
+    m = np.minimum.reduceat(U[:, order], start, axis=1)
+    is_min = (U == m[:, np.searchsorted(uniq, ids)]) & (U < 1.5)
+    return np.flatnonzero(is_min)
+
+
+def _dense_units(geo, tt, cut, u, blocks) -> _ChunkUnits:
+    """:func:`_chunk_units` when most pairs are closer than cut[1]: the dense distance and key
+    matrices (:func:`tract_distances`, as the units are defined), and the minimum draw of each
+    PUMA and super-PUMA unit by :func:`_block_minima`."""
+    n_t = geo.n_tracts
+    K = 3 * n_t
+    dist = tract_distances(geo, tt)
+    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
+    ids = np.stack([np.arange(n_t), blocks.puma, blocks.spuma])
+    key = level * n_t + ids[level, np.arange(n_t)[None, :]]
+    U = u.reshape(tt.size, n_t)
+    rep = np.concatenate([np.flatnonzero(level == 0),
+                          _block_minima(np.where(level == 1, U, 2.0), blocks.puma, blocks.puma_size),
+                          _block_minima(np.where(level == 2, U, 2.0), blocks.spuma, blocks.spuma_size)])
+    local = (rep // n_t) * K + key.ravel()[rep]
+    o = np.argsort(local, kind="stable")
+    empty = np.zeros(0, dtype=np.int64)
+    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=empty, near_key=empty, far_key=empty,
+                       n_tracts=n_t, dense_key=key)
+
+
 class _NearTracts:
     """The (work tract, home tract) pairs closer than ``radius`` miles, without the dense matrix.
 
@@ -278,6 +337,12 @@ class _NearTracts:
         self.order = np.argsort(tx, kind="stable")
         self.xs = tx[self.order]
         self.pad = abs(self.radius) * (1 + 1e-9) + 1e-9          # rounding of the differences
+
+    def candidates(self, tt: np.ndarray) -> int:
+        """How many pairs of ``tt`` lie in the x-strips (an upper bound of the near pairs)."""
+        x0 = self.tx[tt]
+        return int((np.searchsorted(self.xs, x0 + self.pad, side="right")
+                    - np.searchsorted(self.xs, x0 - self.pad, side="left")).sum())
 
     def pairs(self, tt: np.ndarray):
         """``(row, col, dist)`` of the pairs (``tt[row]``, tract ``col``) with dist < radius,
@@ -310,8 +375,12 @@ class _ChunkUnits:
     far_key: np.ndarray   # unit key of a super-PUMA pair, by home tract
     n_tracts: int
 
+    dense_key: np.ndarray | None = None   # the whole (rows x tracts) key matrix, when it was built
+
     def key(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:
         """Unit key (level * n_tracts + unit id) of the pairs (``row``, ``col``)."""
+        if self.dense_key is not None:
+            return self.dense_key[row, col]
         out = self.far_key[col]
         if self.near_flat.size:
             flat = row * self.n_tracts + col
@@ -321,7 +390,7 @@ class _ChunkUnits:
         return out
 
 
-def _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank) -> _ChunkUnits:
+def _chunk_units(geo, tt, cut, near, u, blocks) -> _ChunkUnits:
     """Coarsened units of the work tracts ``tt`` and their representatives (step 2-3 of
     :func:`build_domains`).
 
@@ -329,14 +398,14 @@ def _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank) -> _ChunkUn
     (cut[0] <= d < cut[1]) or to its super-PUMA (d >= cut[1]), d = :func:`tract_distances`;
     the representative of a unit is its pair with the smallest draw ``u`` (one per pair, row
     major).  Only the pairs closer than cut[1] (``near``) are listed; the super-PUMA pairs,
-    nearly all of them, are reduced per (row, super-PUMA) block with ``minimum.reduceat`` on
-    the draws, so no distance or key matrix is built.  Same units and representatives as the
-    dense computation (``tests/test_synth.py`` compares them).
+    nearly all of them when cut[1] is small, are reduced per (row, super-PUMA) by
+    :func:`_block_minima` on the draws, so no distance or key matrix is built.  Same units and
+    representatives as the dense computation (``tests/test_synth_domains.py`` compares them
+    with ``tests/reference_domains.py``).
     """
     n_t = geo.n_tracts
     K = 3 * n_t
-    puma = geo.tracts["puma"].to_numpy()
-    spuma = geo.tracts["spuma"].to_numpy()
+    puma, spuma = blocks.puma, blocks.spuma
     row, col, dist = near.pairs(tt)
     level = (dist >= cut[0]).astype(np.int64)          # 0 tract, 1 PUMA (every pair here is < cut[1])
     nkey = np.where(level == 0, col, n_t + puma[col])
@@ -355,18 +424,7 @@ def _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank) -> _ChunkUn
     # super-PUMAs: the smallest draw of each (row, super-PUMA) among the far pairs
     U = u.reshape(tt.size, n_t).copy()
     U.ravel()[nflat] = 2.0                               # not a super-PUMA pair (draws are < 1)
-    size = np.diff(np.r_[sp_start, n_t])
-    if np.all(sp_order == np.arange(n_t)) and np.all(size == size[0]):
-        # super-PUMAs of consecutive tracts, all of one size: the minimum of each block is its argmin
-        g = int(size[0])
-        arg = U.reshape(tt.size, n_t // g, g).argmin(axis=2)
-        flat = (np.arange(tt.size)[:, None] * n_t + np.arange(0, n_t, g)[None, :] + arg).ravel()
-        rep2 = flat[U.ravel()[flat] < 1.5]                # a block of near pairs only has none
-    else:
-        m2 = np.minimum.reduceat(U[:, sp_order], sp_start, axis=1)
-        is_min = U == m2[:, sp_rank]
-        is_min.ravel()[nflat] = False
-        rep2 = np.flatnonzero(is_min)
+    rep2 = _block_minima(U, blocks.spuma, blocks.spuma_size)
     far_key = 2 * n_t + spuma
     rep = np.concatenate([rep0, rep1, rep2])
     rcol = rep % n_t
@@ -441,14 +499,14 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     pr_sorted = np.argsort(pw, kind="stable")
     pw_s = pw[pr_sorted]
     near = _NearTracts(tx, ty, cut[1])
-    spuma = geo.tracts["spuma"].to_numpy()
-    sp_order = np.argsort(spuma, kind="stable")                  # tracts grouped by super-PUMA
-    sp_ids, sp_start = np.unique(spuma[sp_order], return_index=True)
-    sp_rank = np.searchsorted(sp_ids, spuma)                     # group of each tract
+    blocks = _Blocks.of(geo.tracts)
     for c0 in range(0, wt.size, chunk):
         tt = wt[c0:c0 + chunk]
         u = gen.random(tt.size * n_t)                            # one draw per (work, home) tract pair
-        units = _chunk_units(geo, tt, cut, near, u, sp_order, sp_start, sp_rank)
+        if near.candidates(tt) > tt.size * n_t // 4:             # most pairs near: dense matrices
+            units = _dense_units(geo, tt, cut, u, blocks)
+        else:
+            units = _chunk_units(geo, tt, cut, near, u, blocks)
         rep, local = units.rep, units.local                      # one pair per unit, in unit order
         ucode = c0 * K + local
         rep_tract = rep % n_t
