@@ -309,18 +309,19 @@ def _dense_units(geo, tt, cut, u, blocks) -> _ChunkUnits:
     n_t = geo.n_tracts
     K = 3 * n_t
     dist = tract_distances(geo, tt)
-    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
-    ids = np.stack([np.arange(n_t), blocks.puma, blocks.spuma])
-    key = level * n_t + ids[level, np.arange(n_t)[None, :]]
+    a, b = dist >= cut[0], dist >= cut[1]               # level = a + b (b implies a)
     U = u.reshape(tt.size, n_t)
-    rep = np.concatenate([np.flatnonzero(level == 0),
-                          _block_minima(np.where(level == 1, U, 2.0), blocks.puma, blocks.puma_size),
-                          _block_minima(np.where(level == 2, U, 2.0), blocks.spuma, blocks.spuma_size)])
-    local = (rep // n_t) * K + key.ravel()[rep]
+    rep0 = np.flatnonzero(~a)
+    rep1 = _block_minima(np.where(a & ~b, U, 2.0), blocks.puma, blocks.puma_size)
+    rep2 = _block_minima(np.where(b, U, 2.0), blocks.spuma, blocks.spuma_size)
+    puma_key, spuma_key = n_t + blocks.puma, 2 * n_t + blocks.spuma
+    rep = np.concatenate([rep0, rep1, rep2])
+    key = np.concatenate([rep0 % n_t, puma_key[rep1 % n_t], spuma_key[rep2 % n_t]])
+    local = (rep // n_t) * K + key
     o = np.argsort(local, kind="stable")
     empty = np.zeros(0, dtype=np.int64)
-    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=empty, near_key=empty, far_key=empty,
-                       n_tracts=n_t, dense_key=key)
+    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=empty, near_key=puma_key, far_key=spuma_key,
+                       n_tracts=n_t, dense_level=(a, b))
 
 
 class _NearTracts:
@@ -370,17 +371,19 @@ class _ChunkUnits:
 
     rep: np.ndarray       # pair index row * n_tracts + home tract of each unit's representative
     local: np.ndarray     # row * 3 n_tracts + unit key of each unit, ascending
-    near_flat: np.ndarray
-    near_key: np.ndarray
+    near_flat: np.ndarray # the near pairs (row * n_tracts + home tract), sorted; empty when dense
+    near_key: np.ndarray  # their unit keys; when dense: the unit key of a PUMA pair, by home tract
     far_key: np.ndarray   # unit key of a super-PUMA pair, by home tract
     n_tracts: int
 
-    dense_key: np.ndarray | None = None   # the whole (rows x tracts) key matrix, when it was built
+    dense_level: tuple | None = None   # (d >= cut[0], d >= cut[1]) for every pair, when built
 
     def key(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:
         """Unit key (level * n_tracts + unit id) of the pairs (``row``, ``col``)."""
-        if self.dense_key is not None:
-            return self.dense_key[row, col]
+        if self.dense_level is not None:
+            (a, b), n_t = self.dense_level, self.n_tracts
+            level = a[row, col].astype(np.int64) + b[row, col]
+            return np.where(level == 0, col, np.where(level == 1, self.near_key[col], self.far_key[col]))
         out = self.far_key[col]
         if self.near_flat.size:
             flat = row * self.n_tracts + col
