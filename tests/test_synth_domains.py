@@ -109,3 +109,60 @@ def test_grid_cell_edges_and_signed_zeros():
     assert np.array_equal(synth.grid_cell(dx, dy), cat * 5 + direc)
     with pytest.raises(ValueError, match="dx"):
         synth.grid_cell([np.nan], [0.0])
+
+
+# ---------------------------------------------------------------- synthesize's kept layout
+def _writeable(dom):
+    """The same domains with writeable copies of its arrays (synthesize keeps no layout of them)."""
+    return dataclasses.replace(dom, **{f.name: getattr(dom, f.name).copy() for f in dataclasses.fields(dom)
+                                       if isinstance(getattr(dom, f.name), np.ndarray)})
+
+
+def _same_synthesis(a, b):
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert np.array_equal(x, y), f.name
+        elif f.name == "ledger":
+            assert list(x) == list(y)
+        else:
+            assert x == y, f.name
+
+
+def test_build_domains_arrays_are_read_only():
+    dom = synth.build_domains(_data(1), rng=0)
+    for f in dataclasses.fields(dom):
+        a = getattr(dom, f.name)
+        if isinstance(a, np.ndarray):
+            assert not a.flags.writeable, f.name
+            with pytest.raises(ValueError, match="read-only"):
+                a[...] = a
+
+
+@pytest.mark.parametrize("chunk", [4000, 37])
+def test_synthesize_same_with_and_without_the_kept_layout(chunk):
+    data = _data(2)
+    dom = synth.build_domains(data, rng=1)
+    pub = data.workplaces["n"].to_numpy() + 1
+    for settings, seed, published in ((synth.OTMSettings(), 3, None), (synth.OTMSettings(eps=2.0, min_p=0.1), 4, pub),
+                                      (synth.OTMSettings(prior_strength=10.0), 3, None), (synth.OTMSettings(), 3, None)):
+        kept = synth.synthesize(data, dom, settings=settings, published=published, rng=seed, chunk=chunk)
+        fresh = synth.synthesize(data, _writeable(dom), settings=settings, published=published, rng=seed,
+                                 chunk=chunk)
+        _same_synthesis(kept, fresh)
+
+
+def test_synthesize_lays_out_again_data_changed_in_place():
+    data = _data(3)
+    dom = synth.build_domains(data, rng=1)
+    before = synth.synthesize(data, dom, rng=5)
+    homes = data.jobs["home_tract"].to_numpy().copy()
+    data.jobs["home_tract"] = np.roll(homes, 1)             # the same tables, other residences
+    after = synth.synthesize(data, dom, rng=5)
+    _same_synthesis(after, synth.synthesize(data, _writeable(dom), rng=5))
+    assert not np.array_equal(after.likelihood, before.likelihood)
+    data.jobs["home_tract"] = homes
+    _same_synthesis(synth.synthesize(data, dom, rng=5), before)
+    other = _data(4)                                        # other data, same domains object: refused as before
+    with pytest.raises(ValueError, match="domains: built for other work tracts"):
+        synth.synthesize(other, dom, rng=5)

@@ -539,8 +539,11 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     for d_min, p in sorted(settings.edit_rules, key=lambda r: r[0]):
         p_elim = np.where(dist > d_min, p, p_elim)
     eliminated = (prior == 0) & (gen.random(code.size) < p_elim)
-    return Domains(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
-                   level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
-                   prior_count=prior, eliminated=eliminated, distance=dist, cutoffs=cut, n_tracts=n_t)
+    arrays = dict(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
+                  level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
+                  prior_count=prior, eliminated=eliminated, distance=dist)
+    for a in arrays.values():
+        a.setflags(write=False)     # read-only: synthesize may keep its layout of them (see there)
+    return Domains(**arrays, cutoffs=cut, n_tracts=n_t)
 
 
