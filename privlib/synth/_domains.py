@@ -467,6 +467,7 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     Returns
     -------
     Domains
+        Its arrays are read-only (:func:`synthesize` may keep its layout of them).
 
     Raises
     ------
