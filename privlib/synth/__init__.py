@@ -71,7 +71,15 @@ from ._pdp import (
 )
 from ._mst import IPF_ROUNDS, MSTSynthesis, mst
 from ._schema import CommutingData, Geography, tract_distances
-from ._synthesize import ALPHA_MIN_RTOL, Synthesis, analytical_validity, mass_by_distance, synthesize, validity_grid
+from ._synthesize import (
+    ALPHA_MIN_RTOL,
+    Synthesis,
+    analytical_validity,
+    kept_jobs,
+    mass_by_distance,
+    synthesize,
+    validity_grid,
+)
 from ._table import TableSynthesis, synthesize_table
 from ._transition import (
     DISCLOSURE_RULES,
@@ -116,6 +124,7 @@ __all__ = [
     "ALPHA_MIN_RTOL",
     "Synthesis",
     "synthesize",
+    "kept_jobs",
     "validity_grid",
     "analytical_validity",
     "mass_by_distance",

@@ -65,10 +65,12 @@ def grid_cell(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
     dx = check_array(dx, "dx")
     dy = check_array(dy, "dy")
     d = np.hypot(dx, dy)
-    dcat = np.where(d == 0, 0, 1 + np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right"))
-    direc = np.where(dy >= 0, np.where(dx < 0, 0, 1), np.where(dx < 0, 2, 3))
-    direc = np.where(d == 0, 4, direc)
-    return dcat * len(DIRECTION_LABELS) + direc
+    cell = np.searchsorted(np.asarray(DISTANCE_BINS), d, side="right")
+    cell += 1                                         # distance category 1.. (0 below)
+    cell *= len(DIRECTION_LABELS)
+    cell += 2 * (dy < 0) + (dx >= 0)                  # NW 0, NE 1, SW 2, SE 3
+    cell[d == 0] = 4                                  # distance 0, direction N/A
+    return cell
 
 
 @dataclass(frozen=True)
@@ -262,12 +264,179 @@ def _weighted_percentiles(values, weights, qs):
     return [float(v[min(np.searchsorted(cw, q / 100.0), v.size - 1)]) for q in qs]
 
 
-def _unit_keys(geo, dist, cut):
-    """Coarsened unit key level * n_tracts + id for a (work tracts x all tracts) distance matrix."""
+@dataclass(frozen=True)
+class _Blocks:
+    """How the tracts group into PUMAs and super-PUMAs (for :func:`_block_minima`)."""
+
+    puma: np.ndarray
+    spuma: np.ndarray
+    puma_size: int        # g > 0: units of g consecutive tracts each (0: any other layout)
+    spuma_size: int
+
+    @staticmethod
+    def of(tracts: pd.DataFrame) -> "_Blocks":
+        def size(ids):
+            n = ids.size
+            first = np.r_[True, ids[1:] != ids[:-1]]
+            g = int(np.flatnonzero(first)[1]) if first.sum() > 1 else n
+            ok = (n % g == 0 and np.all(np.diff(ids) >= 0) and np.all(first == (np.arange(n) % g == 0)))
+            return g if ok else 0
+        puma, spuma = tracts["puma"].to_numpy(), tracts["spuma"].to_numpy()
+        return _Blocks(puma, spuma, size(puma), size(spuma))
+
+
+def _block_minima(U: np.ndarray, ids: np.ndarray, g: int) -> np.ndarray:
+    """Flat index of the smallest value of each (row, unit) of ``U`` (rows x tracts), the unit of
+    tract j being ``ids[j]``; entries >= 1.5 are not in any unit (a unit of such entries only has
+    none).  Units of ``g`` consecutive tracts: the argmin of each block; otherwise every entry
+    equal to its unit's minimum (``minimum.reduceat`` over the tracts sorted by unit)."""
+    nr, n_t = U.shape
+    if g:
+        arg = U.reshape(nr, n_t // g, g).argmin(axis=2)
+        flat = (np.arange(nr)[:, None] * n_t + np.arange(0, n_t, g)[None, :] + arg).ravel()
+        return flat[U.ravel()[flat] < 1.5]
+    order = np.argsort(ids, kind="stable")
+    uniq, start = np.unique(ids[order], return_index=True)
+    m = np.minimum.reduceat(U[:, order], start, axis=1)
+    is_min = (U == m[:, np.searchsorted(uniq, ids)]) & (U < 1.5)
+    return np.flatnonzero(is_min)
+
+
+def _dense_units(geo, tt, cut, u, blocks) -> _ChunkUnits:
+    """:func:`_chunk_units` when most pairs are closer than cut[1]: the dense distance and key
+    matrices (:func:`tract_distances`, as the units are defined), and the minimum draw of each
+    PUMA and super-PUMA unit by :func:`_block_minima`."""
     n_t = geo.n_tracts
-    level = (dist >= cut[0]).astype(np.int64) + (dist >= cut[1])
-    ids = np.stack([np.arange(n_t), geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()])
-    return level * n_t + ids[level, np.arange(n_t)[None, :] if dist.ndim == 2 else np.arange(n_t)]
+    K = 3 * n_t
+    dist = tract_distances(geo, tt)
+    a, b = dist >= cut[0], dist >= cut[1]               # level = a + b (b implies a)
+    U = u.reshape(tt.size, n_t)
+    rep0 = np.flatnonzero(~a)
+    rep1 = _block_minima(np.where(a & ~b, U, 2.0), blocks.puma, blocks.puma_size)
+    rep2 = _block_minima(np.where(b, U, 2.0), blocks.spuma, blocks.spuma_size)
+    puma_key, spuma_key = n_t + blocks.puma, 2 * n_t + blocks.spuma
+    rep = np.concatenate([rep0, rep1, rep2])
+    key = np.concatenate([rep0 % n_t, puma_key[rep1 % n_t], spuma_key[rep2 % n_t]])
+    local = (rep // n_t) * K + key
+    o = np.argsort(local, kind="stable")
+    empty = np.zeros(0, dtype=np.int64)
+    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=empty, near_key=puma_key, far_key=spuma_key,
+                       n_tracts=n_t, dense_level=(a, b))
+
+
+class _NearTracts:
+    """The (work tract, home tract) pairs closer than ``radius`` miles, without the dense matrix.
+
+    Tracts sorted by x: the candidates of a work tract lie in an x-strip (searchsorted) and a
+    y-band around it (both padded); their distance is computed exactly as
+    :func:`tract_distances` computes it (``np.hypot`` of the same differences), so the pairs
+    and their distances are the ones the dense matrix would give.
+    """
+
+    def __init__(self, tx: np.ndarray, ty: np.ndarray, radius: float):
+        self.tx, self.ty, self.radius = tx, ty, float(radius)
+        self.order = np.argsort(tx, kind="stable")
+        self.xs = tx[self.order]
+        self.pad = abs(self.radius) * (1 + 1e-9) + 1e-9          # rounding of the differences
+
+    def candidates(self, tt: np.ndarray) -> int:
+        """How many pairs of ``tt`` lie in the x-strips (an upper bound of the near pairs)."""
+        x0 = self.tx[tt]
+        return int((np.searchsorted(self.xs, x0 + self.pad, side="right")
+                    - np.searchsorted(self.xs, x0 - self.pad, side="left")).sum())
+
+    def pairs(self, tt: np.ndarray):
+        """``(row, col, dist)`` of the pairs (``tt[row]``, tract ``col``) with dist < radius,
+        sorted by (row, col)."""
+        x0, y0 = self.tx[tt], self.ty[tt]
+        lo = np.searchsorted(self.xs, x0 - self.pad, side="left")
+        hi = np.searchsorted(self.xs, x0 + self.pad, side="right")
+        cnt = hi - lo
+        row = np.repeat(np.arange(tt.size), cnt)
+        pos = np.arange(row.size) - np.repeat(np.cumsum(cnt) - cnt, cnt) + np.repeat(lo, cnt)
+        col = self.order[pos]
+        dy = y0[row] - self.ty[col]
+        band = np.abs(dy) <= self.pad
+        row, col, dy = row[band], col[band], dy[band]
+        dist = np.hypot(x0[row] - self.tx[col], dy)
+        close = dist < self.radius
+        row, col, dist = row[close], col[close], dist[close]
+        o = np.lexsort((col, row))
+        return row[o], col[o], dist[o]
+
+
+@dataclass(frozen=True)
+class _ChunkUnits:
+    """The coarsened units of a chunk of work tracts (see :func:`_chunk_units`)."""
+
+    rep: np.ndarray       # pair index row * n_tracts + home tract of each unit's representative
+    local: np.ndarray     # row * 3 n_tracts + unit key of each unit, ascending
+    near_flat: np.ndarray # the near pairs (row * n_tracts + home tract), sorted; empty when dense
+    near_key: np.ndarray  # their unit keys; when dense: the unit key of a PUMA pair, by home tract
+    far_key: np.ndarray   # unit key of a super-PUMA pair, by home tract
+    n_tracts: int
+
+    dense_level: tuple | None = None   # (d >= cut[0], d >= cut[1]) for every pair, when built
+
+    def key(self, row: np.ndarray, col: np.ndarray) -> np.ndarray:
+        """Unit key (level * n_tracts + unit id) of the pairs (``row``, ``col``)."""
+        if self.dense_level is not None:
+            (a, b), n_t = self.dense_level, self.n_tracts
+            level = a[row, col].astype(np.int64) + b[row, col]
+            return np.where(level == 0, col, np.where(level == 1, self.near_key[col], self.far_key[col]))
+        out = self.far_key[col]
+        if self.near_flat.size:
+            flat = row * self.n_tracts + col
+            pos = np.minimum(np.searchsorted(self.near_flat, flat), self.near_flat.size - 1)
+            hit = self.near_flat[pos] == flat
+            out = np.where(hit, self.near_key[pos], out)
+        return out
+
+
+def _chunk_units(geo, tt, cut, near, u, blocks) -> _ChunkUnits:
+    """Coarsened units of the work tracts ``tt`` and their representatives (step 2-3 of
+    :func:`build_domains`).
+
+    Home tract r of work tract t is kept as a tract (d < cut[0]), coarsened to its PUMA
+    (cut[0] <= d < cut[1]) or to its super-PUMA (d >= cut[1]), d = :func:`tract_distances`;
+    the representative of a unit is its pair with the smallest draw ``u`` (one per pair, row
+    major).  Only the pairs closer than cut[1] (``near``) are listed; the super-PUMA pairs,
+    nearly all of them when cut[1] is small, are reduced per (row, super-PUMA) by
+    :func:`_block_minima` on the draws, so no distance or key matrix is built.  Same units and
+    representatives as the dense computation (``tests/test_synth_domains.py`` compares them
+    with ``tests/reference_domains.py``).
+    """
+    n_t = geo.n_tracts
+    K = 3 * n_t
+    puma, spuma = blocks.puma, blocks.spuma
+    row, col, dist = near.pairs(tt)
+    level = (dist >= cut[0]).astype(np.int64)          # 0 tract, 1 PUMA (every pair here is < cut[1])
+    nkey = np.where(level == 0, col, n_t + puma[col])
+    nflat = row * n_t + col
+    # tracts: every pair is its own unit
+    rep0 = nflat[level == 0]
+    # PUMAs: the smallest draw of each (row, PUMA) among its PUMA-level pairs
+    f1 = nflat[level == 1]
+    g1 = row[level == 1] * K + nkey[level == 1]
+    u1 = u[f1]
+    o = np.lexsort((u1, g1))
+    first = np.r_[True, g1[o][1:] != g1[o][:-1]] if o.size else np.zeros(0, bool)
+    gmin = np.empty(g1.size)
+    gmin[o] = np.repeat(u1[o][first], np.diff(np.r_[np.flatnonzero(first), o.size]))
+    rep1 = f1[u1 == gmin]
+    # super-PUMAs: the smallest draw of each (row, super-PUMA) among the far pairs
+    U = u.reshape(tt.size, n_t).copy()
+    U.ravel()[nflat] = 2.0                               # not a super-PUMA pair (draws are < 1)
+    rep2 = _block_minima(U, blocks.spuma, blocks.spuma_size)
+    far_key = 2 * n_t + spuma
+    rep = np.concatenate([rep0, rep1, rep2])
+    rcol = rep % n_t
+    key = np.concatenate([nkey[level == 0], n_t + puma[rcol[rep0.size:rep0.size + rep1.size]],
+                          far_key[rcol[rep0.size + rep1.size:]]])
+    local = (rep // n_t) * K + key
+    o = np.argsort(local, kind="stable")
+    return _ChunkUnits(rep=rep[o], local=local[o], near_flat=nflat, near_key=nkey, far_key=far_key,
+                       n_tracts=n_t)
 
 
 @shared_doc(toy_commuting=TOY_COMMUTING_DOC)
@@ -298,6 +467,7 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     Returns
     -------
     Domains
+        Its arrays are read-only (:func:`synthesize` may keep its layout of them).
 
     Raises
     ------
@@ -332,18 +502,17 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     sizes = np.zeros(wt.size, dtype=np.int64)
     pr_sorted = np.argsort(pw, kind="stable")
     pw_s = pw[pr_sorted]
+    near = _NearTracts(tx, ty, cut[1])
+    blocks = _Blocks.of(geo.tracts)
     for c0 in range(0, wt.size, chunk):
         tt = wt[c0:c0 + chunk]
-        dist = tract_distances(geo, tt)
-        key = _unit_keys(geo, dist, cut)
-        local = (np.arange(tt.size)[:, None] * K + key).ravel()   # unit of each (work, home) tract pair
-        u = gen.random(local.size)
-        # each unit's representative: its pair with the smallest draw (one pass, no sort of all pairs)
-        low = np.full(tt.size * K, np.inf)
-        np.minimum.at(low, local, u)
-        rep = np.flatnonzero(u == low[local])                      # one pair per unit (draws never tie)
-        rep = rep[np.argsort(local[rep], kind="stable")]           # in unit order
-        ucode = c0 * K + local[rep]
+        u = gen.random(tt.size * n_t)                            # one draw per (work, home) tract pair
+        if near.candidates(tt) > tt.size * n_t // 4:             # most pairs near: dense matrices
+            units = _dense_units(geo, tt, cut, u, blocks)
+        else:
+            units = _chunk_units(geo, tt, cut, near, u, blocks)
+        rep, local = units.rep, units.local                      # one pair per unit, in unit order
+        ucode = c0 * K + local
         rep_tract = rep % n_t
         rep_block = rep_tract * bpt + gen.integers(0, bpt, size=ucode.size)
         # prior counts of the chunk's work tracts, mapped to units
@@ -352,7 +521,7 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
         row = np.minimum(np.searchsorted(tt, pw[sel]), tt.size - 1)
         mine = tt[row] == pw[sel]  # prior rows of work tracts without workplaces are ignored
         sel, row = sel[mine], row[mine]
-        pkey = key[row, ph[sel]]
+        pkey = units.key(row, ph[sel])
         pcode = (c0 + row) * K + pkey
         prior = np.zeros(ucode.size)
         np.add.at(prior, np.searchsorted(ucode, pcode), pc[sel])
@@ -371,8 +540,11 @@ def build_domains(data: CommutingData, *, settings: OTMSettings = OTMSettings(),
     for d_min, p in sorted(settings.edit_rules, key=lambda r: r[0]):
         p_elim = np.where(dist > d_min, p, p_elim)
     eliminated = (prior == 0) & (gen.random(code.size) < p_elim)
-    return Domains(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
-                   level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
-                   prior_count=prior, eliminated=eliminated, distance=dist, cutoffs=cut, n_tracts=n_t)
+    arrays = dict(work_tracts=wt, offsets=np.r_[0, np.cumsum(sizes)], code=code,
+                  level=np.concatenate(parts["level"]), rep_block=np.concatenate(parts["rep"]),
+                  prior_count=prior, eliminated=eliminated, distance=dist)
+    for a in arrays.values():
+        a.setflags(write=False)     # read-only: synthesize may keep its layout of them (see there)
+    return Domains(**arrays, cutoffs=cut, n_tracts=n_t)
 
 

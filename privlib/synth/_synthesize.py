@@ -2,8 +2,9 @@
 "Synthetic Data Model" to "Posterior, Likelihood and Prior Mass across Commute Ranges")."""
 from __future__ import annotations
 
+import hashlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 import numpy as np
 import pandas as pd
@@ -80,6 +81,190 @@ def _alpha_min_lookup(m: np.ndarray, settings: OTMSettings) -> np.ndarray:
     return vals[np.searchsorted(uniq, mm)]
 
 
+def _work_tract_positions(domains: Domains, wtract: np.ndarray) -> np.ndarray:
+    """Index in ``domains.work_tracts`` of each workplace's tract (ValueError if one is missing)."""
+    t_pos = np.searchsorted(domains.work_tracts, wtract)
+    if np.any(domains.work_tracts[np.minimum(t_pos, domains.work_tracts.size - 1)] != wtract):
+        raise ValueError("domains: built for other work tracts than these workplaces'")
+    return t_pos
+
+
+def _job_points(domains: Domains, tracts: pd.DataFrame, wpos: np.ndarray, t_of: np.ndarray,
+                h: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Step 1 of :func:`synthesize` (the likelihood): the domain point of each job.
+
+    A job of work tract ``t_of`` (at ``wpos`` in ``domains.work_tracts``) living in tract ``h``
+    falls on the tract, PUMA or super-PUMA unit that the coarsening made of ``h``.  Returns
+    ``(ok, di)``: whether the point exists and was not edited away, and its index in
+    ``domains.code``.
+    """
+    tx, ty = tracts["x"].to_numpy(), tracts["y"].to_numpy()
+    tpuma, tsp = tracts["puma"].to_numpy(), tracts["spuma"].to_numpy()
+    n_t = domains.n_tracts
+    d = np.hypot(tx[t_of] - tx[h], ty[t_of] - ty[h])
+    level = (d >= domains.cutoffs[0]).astype(np.int64) + (d >= domains.cutoffs[1])
+    uid = np.where(level == 0, h, np.where(level == 1, tpuma[h], tsp[h]))
+    code = wpos * (3 * n_t) + level * n_t + uid
+    di = np.searchsorted(domains.code, code)
+    last = np.minimum(di, domains.code.size - 1)
+    ok = (di < domains.code.size)
+    ok &= domains.code[last] == code
+    ok &= ~domains.eliminated[last]
+    return ok, di
+
+
+@dataclass(frozen=True)
+class _ChunkLayout:
+    """What :func:`synthesize` computes on one chunk of workplaces before any noise and
+    whatever the settings: the (workplace, point) layout, step 1 (the likelihood), the prior
+    shares of step 2 and the grid cells of the summaries."""
+
+    ws: np.ndarray         # workplaces of the chunk
+    grp: np.ndarray        # workplace (in the chunk) of each (workplace, point) entry
+    start: np.ndarray      # first entry of each workplace, and the end
+    L: np.ndarray          # entries per workplace
+    E: int
+    elim: np.ndarray       # the entry's point was edited away
+    n: np.ndarray          # likelihood counts (float)
+    n_kept: np.ndarray     # kept jobs per workplace
+    q: np.ndarray          # prior share of the point
+    q_rel: np.ndarray      # q / (the workplace's largest q)
+    prunable: np.ndarray   # not edited away and no job
+    points: np.ndarray     # live points per workplace
+    idx: np.ndarray        # workplace * N_GRID + grid cell of the entry
+    lik: np.ndarray        # the likelihood on the grid (nw x N_GRID)
+
+
+def _chunk_layouts(data: CommutingData, domains: Domains, chunk: int, t_pos: np.ndarray) -> list:
+    geo = data.geography
+    wp = data.workplaces
+    W = len(wp)
+    wblock = wp["block"].to_numpy()
+    wtract = wp["tract"].to_numpy()
+    bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
+    jw = data.jobs["workplace"].to_numpy()
+    jorder = np.argsort(jw, kind="stable")
+    jw_s = jw[jorder]
+    jh = data.jobs["home_tract"].to_numpy()[jorder]
+    G = N_GRID
+    out = []
+    for c0 in range(0, W, chunk):
+        ws = np.arange(c0, min(c0 + chunk, W))
+        nw = ws.size
+        tp = t_pos[ws]
+        beg, L = domains.offsets[tp], domains.offsets[tp + 1] - domains.offsets[tp]
+        start = np.r_[0, np.cumsum(L)]
+        E = int(start[-1])
+        grp = np.repeat(np.arange(nw), L)
+        dom = np.repeat(beg - start[:-1], L) + np.arange(E)
+        elim = domains.eliminated[dom]
+        # 1. likelihood
+        j0, j1 = np.searchsorted(jw_s, [ws[0], ws[-1] + 1])
+        jl = jw_s[j0:j1] - c0
+        h = jh[j0:j1]
+        ok, di = _job_points(domains, geo.tracts, t_pos[ws][jl], wtract[ws][jl], h)
+        entry = start[jl[ok]] + (di[ok] - beg[jl[ok]])
+        n = np.bincount(entry, minlength=E).astype(float)
+        n_kept = np.bincount(jl[ok], minlength=nw)
+        # 2. informative prior: the shares
+        pc = np.where(elim, 0.0, domains.prior_count[dom])
+        live = (~elim).astype(float)
+        tot = np.bincount(grp, weights=pc, minlength=nw)
+        nlive = np.bincount(grp, weights=live, minlength=nw)
+        tg = tot[grp]
+        q = np.where(tg > 0, pc / np.where(tg > 0, tg, 1), live / np.maximum(nlive[grp], 1))
+        # 3. pruning: the relative shares
+        qmax = np.zeros(nw)
+        np.maximum.at(qmax, grp, q)
+        q_rel = q / np.where(qmax[grp] > 0, qmax[grp], 1)
+        # grid cells
+        rb = domains.rep_block[dom]
+        wb = wblock[ws][grp]
+        cell = grid_cell(bx[rb] - bx[wb], by[rb] - by[wb])
+        idx = grp * G + cell
+        lik = np.bincount(idx, weights=n, minlength=nw * G).reshape(nw, G)
+        out.append(_ChunkLayout(ws=ws, grp=grp, start=start, L=L, E=E, elim=elim, n=n, n_kept=n_kept, q=q,
+                                q_rel=q_rel, prunable=~elim & (n == 0), points=nlive.astype(np.int64),
+                                idx=idx, lik=lik))
+    return out
+
+
+def _data_fingerprint(data: CommutingData) -> bytes:
+    """A digest of every input column the layout reads (any change of a value changes it)."""
+    geo = data.geography
+    h = hashlib.blake2b(digest_size=16)
+    for frame, cols in ((data.workplaces, ("block", "tract")), (data.jobs, ("workplace", "home_tract")),
+                        (geo.blocks, ("x", "y")), (geo.tracts, ("x", "y", "puma", "spuma"))):
+        h.update(str(len(frame)).encode())
+        for c in cols:
+            a = np.ascontiguousarray(frame[c].to_numpy())
+            h.update(str(a.dtype).encode())
+            h.update(a.tobytes())
+    return h.digest()
+
+
+def _layout(data: CommutingData, domains: Domains, chunk: int, t_pos: np.ndarray) -> list:
+    """:func:`_chunk_layouts`, kept on ``domains`` for the next synthesis of the same data.
+
+    Kept only when every array of ``domains`` is read-only (as :func:`build_domains` returns
+    them: they cannot change under the cache), under a digest of the data's columns (so data
+    changed in place is laid out again); the two most recent layouts are kept.
+    """
+    arrays = [getattr(domains, f.name) for f in fields(domains)]
+    if any(isinstance(a, np.ndarray) and a.flags.writeable for a in arrays):
+        return _chunk_layouts(data, domains, chunk, t_pos)
+    key = (_data_fingerprint(data), int(chunk))
+    cache = domains.__dict__.setdefault("_synthesis_layouts", {})
+    if key not in cache:
+        while len(cache) >= 2:
+            cache.pop(next(iter(cache)))
+        cache[key] = _chunk_layouts(data, domains, chunk, t_pos)
+    return cache[key]
+
+
+@shared_doc(toy_commuting=TOY_COMMUTING_DOC)
+def kept_jobs(data: CommutingData, domains: Domains) -> np.ndarray:
+    """Jobs of each workplace kept in the likelihood after editing (``Synthesis.n``).
+
+    Step 1 of :func:`synthesize` alone (slide "Refinement: Editing the Prior Domain"): a job
+    whose residence falls on a domain point edited away is dropped from the likelihood.  The
+    count depends on the data and the domains only -- not on the settings, the published
+    employment or the synthesizer's seed -- and no noise is drawn.
+
+    Parameters
+    ----------
+    data : CommutingData
+    domains : Domains
+        From :func:`build_domains` on the same data.
+
+    Returns
+    -------
+    numpy.ndarray of int64
+        One count per row of ``data.workplaces``.
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad ``data`` (see :func:`build_domains`), ``domains`` that is not a :class:`Domains`
+        or was built for other work tracts.
+
+    Examples
+    --------
+    {{toy_commuting}}
+    >>> kept_jobs(data, build_domains(data, rng=0)).tolist()
+    [3]
+    """
+    if not isinstance(domains, Domains):
+        raise TypeError(f"domains: expected Domains, got {type(domains).__name__}")
+    check_commuting_data(data)
+    wtract = data.workplaces["tract"].to_numpy()
+    t_pos = _work_tract_positions(domains, wtract)
+    jw = data.jobs["workplace"].to_numpy()
+    ok, _ = _job_points(domains, data.geography.tracts, t_pos[jw], wtract[jw],
+                        data.jobs["home_tract"].to_numpy())
+    return np.bincount(jw[ok], minlength=len(wtract)).astype(np.int64)
+
+
 @shared_doc(toy_commuting=TOY_COMMUTING_DOC)
 def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings = OTMSettings(),
                published: np.ndarray | None = None, rng: int | np.random.Generator,
@@ -98,7 +283,11 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
 
     Everything is computed on flat (workplace, point) arrays by chunks of ``chunk``
     workplaces: Gamma draws normalised by group sums, and inverse-CDF multinomial draws with
-    a per-group offset, so there is no Python loop over workplaces.
+    a per-group offset, so there is no Python loop over workplaces.  What precedes the noise
+    and does not depend on the settings (the entries, step 1, the prior shares, the grid cells)
+    is kept on ``domains`` when its arrays are read-only (as :func:`build_domains` returns
+    them), under a digest of the data's columns, and reused by the next synthesis of the same
+    data: the results are the same with or without it.
 
     The returned ``ledger`` (a :class:`privlib.accounting.Ledger`) records the privacy
     accounting: one ``"parallel"`` entry per workplace synthesizer in the group
@@ -144,10 +333,8 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
     check_commuting_data(data)
     chunk = check_int(chunk, "chunk", minimum=1)
     gen = as_generator(rng, release=True)
-    geo = data.geography
     wp = data.workplaces
     W = len(wp)
-    wblock = wp["block"].to_numpy()
     wtract = wp["tract"].to_numpy()
     if published is None:
         m_pub = check_array(wp["n"].to_numpy(), "data.workplaces['n']", minimum=0)
@@ -162,68 +349,26 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
                          f"got {m_pub.sum():.6g}")
     m_pub = np.round(m_pub).astype(np.int64)
     amin = _alpha_min_lookup(np.maximum(m_pub, 1), settings)
-    n_t = domains.n_tracts
-    K = 3 * n_t
-    bx, by = geo.blocks["x"].to_numpy(), geo.blocks["y"].to_numpy()
-    tx, ty = geo.tracts["x"].to_numpy(), geo.tracts["y"].to_numpy()
-    tpuma, tsp = geo.tracts["puma"].to_numpy(), geo.tracts["spuma"].to_numpy()
-    t_pos = np.searchsorted(domains.work_tracts, wtract)
-    if np.any(domains.work_tracts[np.minimum(t_pos, domains.work_tracts.size - 1)] != wtract):
-        raise ValueError("domains: built for other work tracts than these workplaces'")
-    jobs = data.jobs
-    jw = jobs["workplace"].to_numpy()
-    jorder = np.argsort(jw, kind="stable")
-    jw_s = jw[jorder]
-    jh = jobs["home_tract"].to_numpy()[jorder]
-
+    t_pos = _work_tract_positions(domains, wtract)
     G = N_GRID
     out = {k: np.zeros((W, G)) for k in ("lik", "post", "prior", "syn")}
     n_kept = np.zeros(W, dtype=np.int64)
     points = np.zeros(W, dtype=np.int64)
     retained = np.zeros(W, dtype=np.int64)
     max_alpha = 0.0
-    for c0 in range(0, W, chunk):
-        ws = np.arange(c0, min(c0 + chunk, W))
+    for lay in _layout(data, domains, chunk, t_pos):
+        ws, grp, start, L, E, elim, n = lay.ws, lay.grp, lay.start, lay.L, lay.E, lay.elim, lay.n
         nw = ws.size
-        tp = t_pos[ws]
-        beg, L = domains.offsets[tp], domains.offsets[tp + 1] - domains.offsets[tp]
-        start = np.r_[0, np.cumsum(L)]
-        E = int(start[-1])
-        grp = np.repeat(np.arange(nw), L)
-        dom = np.repeat(beg - start[:-1], L) + np.arange(E)
-        elim = domains.eliminated[dom]
-        # 1. likelihood
-        j0, j1 = np.searchsorted(jw_s, [ws[0], ws[-1] + 1])
-        jl = jw_s[j0:j1] - c0
-        h = jh[j0:j1]
-        t_of = wtract[ws][jl]
-        d = np.hypot(tx[t_of] - tx[h], ty[t_of] - ty[h])
-        level = (d >= domains.cutoffs[0]).astype(np.int64) + (d >= domains.cutoffs[1])
-        uid = np.where(level == 0, h, np.where(level == 1, tpuma[h], tsp[h]))
-        code = t_pos[ws][jl] * K + level * n_t + uid
-        di = np.searchsorted(domains.code, code)
-        ok = (di < domains.code.size)
-        ok &= domains.code[np.minimum(di, domains.code.size - 1)] == code
-        ok &= ~domains.eliminated[np.minimum(di, domains.code.size - 1)]
-        entry = start[jl[ok]] + (di[ok] - beg[jl[ok]])
-        n = np.bincount(entry, minlength=E).astype(float)
-        n_kept[ws] = np.bincount(jl[ok], minlength=nw)
+        n_kept[ws] = lay.n_kept
         # 2. informative prior
-        pc = np.where(elim, 0.0, domains.prior_count[dom])
-        live = (~elim).astype(float)
-        tot = np.bincount(grp, weights=pc, minlength=nw)
-        nlive = np.bincount(grp, weights=live, minlength=nw)
-        q = np.where(tot[grp] > 0, pc / np.where(tot[grp] > 0, tot[grp], 1), live / np.maximum(nlive[grp], 1))
-        alpha = np.maximum(amin[ws][grp], settings.prior_strength * q)
+        alpha = np.maximum(amin[ws][grp], settings.prior_strength * lay.q)
         # 3. pruning
-        qmax = np.zeros(nw)
-        np.maximum.at(qmax, grp, q)
-        f = np.maximum(settings.min_p, q / np.where(qmax[grp] > 0, qmax[grp], 1))
+        f = np.maximum(settings.min_p, lay.q_rel)
         keep = ~elim & ((n > 0) | (gen.random(E) < f))
-        prunable = ~elim & (n == 0)
+        prunable = lay.prunable
         if prunable.any():
             max_alpha = max(max_alpha, float(alpha[prunable].max()))
-        points[ws] = nlive.astype(np.int64)
+        points[ws] = lay.points
         retained[ws] = np.bincount(grp, weights=keep, minlength=nw).astype(np.int64)
         a_post = np.where(keep, alpha + n, 0.0)
         a_prior = np.where(keep, alpha, 0.0)
@@ -245,12 +390,9 @@ def synthesize(data: CommutingData, domains: Domains, *, settings: OTMSettings =
         pos = np.searchsorted(cum + 2.0 * grp, u + 2.0 * dgrp, side="right")
         syn = np.bincount(pos, minlength=E).astype(float)
         # grid summaries
-        rb = domains.rep_block[dom]
-        wb = wblock[ws][grp]
-        cell = grid_cell(bx[rb] - bx[wb], by[rb] - by[wb])
-        idx = grp * G + cell
-        for key, val in (("lik", n), ("post", post_mean), ("prior", prior_mean), ("syn", syn)):
-            out[key][ws] = np.bincount(idx, weights=val, minlength=nw * G).reshape(nw, G)
+        out["lik"][ws] = lay.lik
+        for key, val in (("post", post_mean), ("prior", prior_mean), ("syn", syn)):
+            out[key][ws] = np.bincount(lay.idx, weights=val, minlength=nw * G).reshape(nw, G)
     adj = pruned_epsilon(settings.eps, min_p=settings.min_p, alpha=max(max_alpha, 1e-12))
     detail = (f"Multinomial-Dirichlet synthesizer of one workplace: ({settings.eps:g}, {settings.delta:g})-PDP "
               f"before pruning, min_p = {settings.min_p:g}, largest prunable alpha {max_alpha:.6g} "
