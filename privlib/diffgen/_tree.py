@@ -204,11 +204,21 @@ class _Grower:
         is_small = np.zeros(2 * n_split, dtype=bool)                 # the larger is parent - smaller
         is_small[small] = True
         sel = is_small[child]
-        Hs, Ts = self._hist(act[sel], child[sel] // 2, n_split)
-        Hn = np.empty((2 * n_split, self.S, self.K))
-        Tn = np.empty((2 * n_split, self.K))
-        Hn[small], Hn[small ^ 1] = Hs, H[split] - Hs
+        K = self.K
+        asel, psel = act[sel], child[sel] // 2
+        Ts = np.bincount(psel * K + self.y[asel], weights=self.w[asel], minlength=n_split * K).reshape(n_split, K)
+        Tn = np.empty((2 * n_split, K))
         Tn[small], Tn[small ^ 1] = Ts, T[split] - Ts
+        # a child that will be a leaf (as ``_expand`` decides) reads no histogram: a pair of leaves
+        # needs none, so its rows are left out of the smaller children's histograms
+        leaf = (rows < 2) | (Tn.sum(axis=1) < 2 * self.mwl) | ((Tn > 0).sum(axis=1) <= 1)
+        need = ~(leaf[0::2] & leaf[1::2])
+        if not need.all():
+            keep = need[psel]
+            asel, psel = asel[keep], psel[keep]
+        Hs, _ = self._hist(asel, psel, n_split)
+        Hn = np.empty((2 * n_split, self.S, K))
+        Hn[small], Hn[small ^ 1] = Hs, H[split] - Hs
         new = self._new(2 * n_split)
         self.children[ids[split]] = new.reshape(n_split, 2)
         self._expand(new, act, child, tact, tchild, Hn, Tn, rows)
