@@ -119,7 +119,17 @@ def _inner_first_k(prep, cache, a_idx, bounds) -> np.ndarray:
     """``prep.attrs[a_idx].first_k(bounds[1:-1], strict=True)`` for the bounds of
     ``_num_split_table`` (``bounds[1:-1]`` are consecutive distinct data values of the attribute):
     a slice of the first grid indices of every distinct value, computed once per attribute and
-    kept in the split cache (``first_k`` is elementwise)."""
+    kept in the split cache (``first_k`` is elementwise).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [20, 30, 50], "class": ["N", "N", "Y"]})
+    >>> prep = _prepare(df, ["age"], "class", {"age": (18, 65)})
+    >>> bounds = np.array([25.0, 30.0, 50.0, 65.0])            # [25, 65): the data values 30 and 50 inside
+    >>> _inner_first_k(prep, {}, 0, bounds).tolist(), prep.attrs[0].first_k(bounds[1:-1], strict=True).tolist()
+    ([13, 33], [13, 33])
+    """
     hit = cache.get(("first_k", a_idx))
     v = prep.vals[a_idx]
     if hit is None:
