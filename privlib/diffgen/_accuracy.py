@@ -54,6 +54,7 @@ _HIST_MIN_ROWS = 8_000
 _HIST_MIN_LEAF = 0.001
 
 
+@shared_doc(train_test=TRAIN_TEST_DOC)
 def _distinct_rows(release: Release, test_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
     """The distinct rows of ``test_codes`` (codes under the release's cuts) in increasing
     mixed-radix order, and the position of every test row among them (``None``: the rows are
@@ -61,18 +62,12 @@ def _distinct_rows(release: Release, test_codes: np.ndarray) -> tuple[np.ndarray
     outside it).  The test records hold few distinct generalized rows: a tree predicts those
     and the predictions are spread back, the same as predicting every record.
 
-    Examples
-    --------
-    >>> import pandas as pd
+    {{train_test}}
     >>> from privlib.diffgen import tds
-    >>> from privlib.hierarchy import Hierarchy
-    >>> job = Hierarchy.from_dict({"Any": {"Pro": ["Eng", "Law"], "Art": ["Dan", "Wri"]}})
-    >>> df = pd.DataFrame({"job": ["Eng", "Law", "Dan", "Wri"] * 2, "age": [30, 50, 25, 60] * 2,
-    ...                    "class": ["Y", "Y", "N", "N", "Y", "N", "N", "N"]})
-    >>> rel = tds(df, ["job", "age"], "class", {"job": job, "age": (18, 65)}, k=2)
-    >>> distinct, inv = _distinct_rows(rel, rel.encode(df))
+    >>> rel = tds(train, ["job", "age"], "class", tax, k=5)
+    >>> distinct, inv = _distinct_rows(rel, rel.encode(pd.concat([test, test])))
     >>> distinct.tolist(), inv.tolist()
-    ([[0, 1], [1, 2], [2, 0], [2, 3]], [0, 1, 2, 3, 0, 1, 2, 3])
+    ([[0, 1], [1, 1]], [0, 1, 0, 1])
     """
     sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(release.attrs, release.cut_nodes)]
     dims = [j for j, n in enumerate(sizes) if n > 1]
