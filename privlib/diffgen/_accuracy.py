@@ -39,19 +39,54 @@ def _tree(params=None):
 def _release_accuracy(release: Release, test_codes: np.ndarray, y_test: np.ndarray, params=None) -> float:
     if release.n_rows == 0:  # nothing released: predict the first class
         return float(np.mean(y_test == 0))
-    pred = _histogram_predict(release, test_codes, TREE_PARAMS if params is None else {**TREE_PARAMS, **params})
-    if pred is not None:
-        return float(np.mean(pred == y_test))
-    X = _features(release.group_codes.T)
-    clf = _tree(params).fit(X, release.class_codes, sample_weight=release.counts.astype(float))
-    Xt = _features(test_codes.T)
-    return float(np.mean(clf.predict(Xt) == y_test))
+    distinct, inv = _distinct_rows(release, test_codes)
+    pred = _histogram_predict(release, distinct, TREE_PARAMS if params is None else {**TREE_PARAMS, **params})
+    if pred is None:
+        X = _features(release.group_codes.T)
+        clf = _tree(params).fit(X, release.class_codes, sample_weight=release.counts.astype(float))
+        pred = clf.predict(_features(distinct.T))
+    return float(np.mean((pred if inv is None else pred[inv]) == y_test))
 
 
 #: Smallest release (rows) and smallest ``min_weight_fraction_leaf`` for which
 #: :func:`_histogram_predict` grows the tree: below, scikit-learn is faster (same predictions).
 _HIST_MIN_ROWS = 8_000
 _HIST_MIN_LEAF = 0.001
+
+
+@shared_doc(train_test=TRAIN_TEST_DOC)
+def _distinct_rows(release: Release, test_codes: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """The distinct rows of ``test_codes`` (codes under the release's cuts) in increasing
+    mixed-radix order, and the position of every test row among them (``None``: the rows are
+    returned as they are -- the generalized domain is too large to index, or a code lies
+    outside it).  The test records hold few distinct generalized rows: a tree predicts those
+    and the predictions are spread back, the same as predicting every record.
+
+    {{train_test}}
+    >>> from privlib.diffgen import tds
+    >>> rel = tds(train, ["job", "age"], "class", tax, k=5)
+    >>> distinct, inv = _distinct_rows(rel, rel.encode(pd.concat([test, test])))
+    >>> distinct.tolist(), inv.tolist()
+    ([[0, 1], [1, 1]], [0, 1, 0, 1])
+    """
+    sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(release.attrs, release.cut_nodes)]
+    dims = [j for j, n in enumerate(sizes) if n > 1]
+    n_keys = 1
+    for j in dims:
+        n_keys *= sizes[j]
+    if (n_keys > 1 << 22 or not len(test_codes) or test_codes.min() < 0
+            or (test_codes >= np.array(sizes)).any()):
+        return test_codes, None
+    key = np.zeros(len(test_codes), dtype=np.int64)
+    for j in dims:
+        key = key * sizes[j] + test_codes[:, j]
+    present = np.bincount(key, minlength=n_keys) > 0
+    inv = (np.cumsum(present) - 1)[key]
+    g = np.flatnonzero(present)
+    distinct = np.zeros((len(g), len(sizes)), dtype=np.int64)
+    for j in dims[::-1]:                                   # decode the keys (mixed radix)
+        g, distinct[:, j] = np.divmod(g, sizes[j])
+    return distinct, inv
 
 
 def _histogram_predict(release: Release, test_codes: np.ndarray, params: dict) -> np.ndarray | None:
@@ -71,27 +106,8 @@ def _histogram_predict(release: Release, test_codes: np.ndarray, params: dict) -
     if (counts.min() <= 0 or int(counts.sum()) >= 2 ** 53 or codes.min() < 0 or codes.max() >= 2 ** 24
             or test_codes.min(initial=0) < 0 or test_codes.max(initial=0) >= 2 ** 24):
         return None
-    # the test records hold few distinct generalized rows: grow the tree with those, then spread
-    sizes = [len(c) if a.kind == "categorical" else len(c) - 1 for a, c in zip(release.attrs, release.cut_nodes)]
-    dims = [j for j, n in enumerate(sizes) if n > 1]
-    n_keys = 1
-    for j in dims:
-        n_keys *= sizes[j]
-    if n_keys > 1 << 22 or (len(test_codes) and (test_codes >= np.array(sizes)).any()):
-        distinct, inv = test_codes, None
-    else:
-        key = np.zeros(len(test_codes), dtype=np.int64)
-        for j in dims:
-            key = key * sizes[j] + test_codes[:, j]
-        present = np.bincount(key, minlength=n_keys) > 0
-        inv = (np.cumsum(present) - 1)[key]
-        g = np.flatnonzero(present)
-        distinct = np.zeros((len(g), len(sizes)), dtype=np.int64)
-        for j in dims[::-1]:                                   # decode the keys (mixed radix)
-            g, distinct[:, j] = np.divmod(g, sizes[j])
-    pred = _grow_predict(codes, release.class_codes, counts.astype(float), distinct, len(release.classes),
+    return _grow_predict(codes, release.class_codes, counts.astype(float), test_codes, len(release.classes),
                          float(mwf), int(seed))
-    return pred if pred is None or inv is None else pred[inv]
 
 
 def _test_labels(release, test):

@@ -94,7 +94,7 @@ def _split_distribution(prep, a_idx, lo, hi, utility, eps_p, du):
     if hit is None:
         left, total, bounds, _ = _num_split_table(prep, a_idx, lo, hi)
         u = _num_scores(left, total, utility)
-        start, counts = _grid_counts(prep.attrs[a_idx], bounds)
+        start, counts = _grid_counts(prep.attrs[a_idx], bounds, _inner_first_k(prep, cache, a_idx, bounds))
         hit = cache[key] = (u, start, counts, {})
         _account(cache, 3 * u.size)
     u, start, counts, cdfs = hit
@@ -115,12 +115,40 @@ def _account(cache, size):
     cache[None] = used
 
 
-def _grid_counts(a, bounds) -> tuple[np.ndarray, np.ndarray]:
+def _inner_first_k(prep, cache, a_idx, bounds) -> np.ndarray:
+    """``prep.attrs[a_idx].first_k(bounds[1:-1], strict=True)`` for the bounds of
+    ``_num_split_table`` (``bounds[1:-1]`` are consecutive distinct data values of the attribute):
+    a slice of the first grid indices of every distinct value, computed once per attribute and
+    kept in the split cache (``first_k`` is elementwise).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"age": [20, 30, 50], "class": ["N", "N", "Y"]})
+    >>> prep = _prepare(df, ["age"], "class", {"age": (18, 65)})
+    >>> bounds = np.array([25.0, 30.0, 50.0, 65.0])            # [25, 65): the data values 30 and 50 inside
+    >>> _inner_first_k(prep, {}, 0, bounds).tolist(), prep.attrs[0].first_k(bounds[1:-1], strict=True).tolist()
+    ([13, 33], [13, 33])
+    """
+    hit = cache.get(("first_k", a_idx))
+    v = prep.vals[a_idx]
+    if hit is None:
+        hit = cache[("first_k", a_idx)] = prep.attrs[a_idx].first_k(v, strict=True)
+        _account(cache, hit.size)
+    i0 = int(np.searchsorted(v, bounds[0], side="left"))
+    return hit[i0:i0 + len(bounds) - 2]
+
+
+def _grid_counts(a, bounds, inner=None) -> tuple[np.ndarray, np.ndarray]:
     """The first grid index and the number of public grid points ``a.grid(k)`` in each interval ``(bounds[j], bounds[j+1]]``
     of split points, restricted to ``(bounds[0], bounds[-1])`` (the interval's ends are grid
-    points or the domain's ends)."""
+    points or the domain's ends); ``inner``, if given, is ``a.first_k(bounds[1:-1], strict=True)``."""
     k_lo, k_hi = (int(k) for k in a.first_k(np.array([bounds[0], bounds[-1]])))   # elementwise
-    f = a.first_k(bounds, strict=True)
+    if inner is None:
+        f = a.first_k(bounds, strict=True)
+    else:
+        f = np.empty(len(bounds), dtype=np.int64)
+        f[1:-1] = inner
     f[0], f[-1] = k_lo + 1, k_hi
     f = np.maximum.accumulate(np.clip(f, k_lo + 1, k_hi))
     return f[:-1], np.diff(f)

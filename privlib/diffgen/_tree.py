@@ -111,14 +111,16 @@ class _Grower:
     """Grows the tree level by level; see the module docstring."""
 
     def __init__(self, X, y, w, Xt, K, mwf, seed):
-        self.X, self.y, self.w, self.Xt, self.K = X, y, w, Xt, K
+        self.y, self.w, self.Xt, self.K = y, w, Xt, K
         self.seed = seed
         n, d = X.shape
-        self.d = d
+        self.n, self.d = n, d
+        XT = np.ascontiguousarray(X.T)     # (features, rows): a release's codes are stored so (no copy)
+        self.Xflat = XT.ravel()            # feature f of row i at f * n + i
         self.W = float(np.sum(w))
         self.mwl = mwf * self.W
         self.pred = np.zeros(len(Xt), dtype=np.int64)
-        lo, hi = X.min(axis=0), X.max(axis=0)
+        lo, hi = XT.min(axis=1), XT.max(axis=1)
         self.feats = feats = np.flatnonzero(lo < hi)        # a constant feature never splits a node
         self.sizes = sizes = (hi[feats] + 1).astype(np.int64)
         self.S = int(sizes.sum())
@@ -128,7 +130,7 @@ class _Grower:
         self.code_of = np.arange(self.S) - np.repeat(off, sizes)   # -> code
         self.seg_start = np.repeat(off, sizes)
         self.seg_end = self.seg_start + np.repeat(sizes, sizes)
-        self.XK = X[:, feats].T * K + y[None, :]          # per feature (contiguous): code * K + class
+        self.XK = XT[feats] * K + y[None, :]              # per feature (contiguous): code * K + class
         self.n_nodes = 0
         self.called = np.zeros(64, dtype=bool)            # per node: the splitter was asked to split it
         self.const = np.ones((64, d), dtype=bool)          # per node: its constant features (when called)
@@ -150,6 +152,11 @@ class _Grower:
         in nodes ``nid`` (one ``bincount`` per feature: contiguous codes, a cache-sized output)."""
         K = self.K
         H = np.empty((m, self.S, K))
+        if act is None:                                      # the root: every row, in order
+            wa = self.w
+            for j, (o, v) in enumerate(zip(self.off.tolist(), self.sizes.tolist())):
+                H[0, o:o + v, :] = np.bincount(self.XK[j], weights=wa, minlength=v * K).reshape(v, K)
+            return H, np.bincount(self.y, weights=wa, minlength=K).reshape(1, K)
         wa = self.w[act]
         for j, (o, v) in enumerate(zip(self.off.tolist(), self.sizes.tolist())):
             H[:, o:o + v, :] = np.bincount(nid * (v * K) + self.XK[j][act], weights=wa,
@@ -158,11 +165,11 @@ class _Grower:
         return H, T
 
     def run(self):
-        n = len(self.X)
+        n = self.n
         ids = self._new(1)
         act = np.arange(n)
         nid = np.zeros(n, dtype=np.int64)
-        H, T = self._hist(act, nid, 1)
+        H, T = self._hist(None, nid, 1)
         self._expand(ids, act, nid, np.arange(len(self.Xt)), np.zeros(len(self.Xt), dtype=np.int64), H, T,
                      np.array([n]))
         if self.pending:
@@ -186,7 +193,7 @@ class _Grower:
         if len(split) < m:
             keep = rank2[nid] >= 0
             act, nid = act[keep], nid[keep]
-        child = rank2[nid] + (self.X[act, jf[nid]] > thr[nid])
+        child = rank2[nid] + (self.Xflat[jf[nid] * self.n + act] > thr[nid])
         if len(split) < m:
             tkeep = rank2[tnid] >= 0
             tact, tnid = tact[tkeep], tnid[tkeep]
@@ -197,11 +204,21 @@ class _Grower:
         is_small = np.zeros(2 * n_split, dtype=bool)                 # the larger is parent - smaller
         is_small[small] = True
         sel = is_small[child]
-        Hs, Ts = self._hist(act[sel], child[sel] // 2, n_split)
-        Hn = np.empty((2 * n_split, self.S, self.K))
-        Tn = np.empty((2 * n_split, self.K))
-        Hn[small], Hn[small ^ 1] = Hs, H[split] - Hs
+        K = self.K
+        asel, psel = act[sel], child[sel] // 2
+        Ts = np.bincount(psel * K + self.y[asel], weights=self.w[asel], minlength=n_split * K).reshape(n_split, K)
+        Tn = np.empty((2 * n_split, K))
         Tn[small], Tn[small ^ 1] = Ts, T[split] - Ts
+        # a child that will be a leaf (as ``_expand`` decides) reads no histogram: a pair of leaves
+        # needs none, so its rows are left out of the smaller children's histograms
+        leaf = (rows < 2) | (Tn.sum(axis=1) < 2 * self.mwl) | ((Tn > 0).sum(axis=1) <= 1)
+        need = ~(leaf[0::2] & leaf[1::2])
+        if not need.all():
+            keep = need[psel]
+            asel, psel = asel[keep], psel[keep]
+        Hs, _ = self._hist(asel, psel, n_split)
+        Hn = np.empty((2 * n_split, self.S, K))
+        Hn[small], Hn[small ^ 1] = Hs, H[split] - Hs
         new = self._new(2 * n_split)
         self.children[ids[split]] = new.reshape(n_split, 2)
         self._expand(new, act, child, tact, tchild, Hn, Tn, rows)

@@ -90,8 +90,8 @@ def _bern_exp_one(gen, m):
     k = 3
     while idx.size:
         a = gen.integers(0, k, size=idx.size) < 1
-        if k % 2:
-            out[idx[~a]] = True
+        if k % 2:              # the survivors' results so far: 1 if A_k = 0 (k odd), 0 while they go on
+            out[idx] = ~a      # (a survivor's result is set again at the next odd k it reaches)
         idx = idx[a]
         k += 1
     return out
@@ -146,12 +146,12 @@ def _discrete_laplace_noise(gen, n, s, t):
                                  "use a larger eps or a smaller sensitivity")
             y[i] = big
         neg = gen.integers(0, 2, size=u.size).astype(bool)
-        ok = ~(neg & (y == 0))                # reject "-0" so that 0 is not counted twice
-        kept = todo[keep]
-        out[kept[ok]] = np.where(neg, -y, y)[ok]
-        rest = ~keep
-        rest[keep] = ~ok
-        todo = todo[rest]
+        redo = neg & (y == 0)                 # reject "-0" so that 0 is not counted twice
+        np.negative(y, out=y, where=neg)
+        out[todo[keep]] = y                   # a rejected "-0" writes 0, the value it already has
+        if redo.any():
+            keep[keep] = ~redo
+        todo = todo[~keep]
     return out
 
 
