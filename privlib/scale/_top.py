@@ -265,9 +265,9 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
             for b, nd in enumerate(batch):
                 rows = cells.iloc[cut[b]:cut[b + 1]]
                 mh = None if max_height is None else max_height - top.depth[nd]
-                subs[nd] = _mondrian_cells([rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
-                                           rows["n"].to_numpy(np.int64), S, dlo, dhi, rules, mh,
-                                           box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
+                subs[nd] = _mondrian_cells([[rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
+                                            rows["n"].to_numpy(np.int64)], S, dlo, dhi, rules, mh,
+                                            box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
             batch, size = [], 0
     tree, leaf_nodes, hists = _replay(*_forest(top, leaves, subs, dlo, S), dlo, dhi)
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
@@ -370,7 +370,7 @@ def _replay(dim, thr, left, right, hrow, hists, dlo, dhi):
     d = dlo.size
     tree = _Tree(d, dlo, dhi)
     active = tree.add(dlo[None, :].copy(), dhi[None, :].copy(), 0)
-    act_lo, act_hi = np.zeros((1, d), np.int64), (dhi - dlo)[None, :]
+    act_lo, act_hi = np.zeros((1, d), tree.box_dtype), (dhi - dlo)[None, :].astype(tree.box_dtype)
     f = np.zeros(1, np.int64)
     leaf_nodes, rows = [], []
     depth = 0
