@@ -6,20 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ..partition._cells import _offset, _small_uint
 from ..partition._decomposition import _group_hist, _Tree
 from ..partition._mondrian import _grow
 
 
 def _is_dask(data) -> bool:
     return any(c.__module__.split(".")[0] in ("dask", "dask_expr") for c in type(data).__mro__)
-
-
-def _compute(data, *xs):
-    """``xs`` computed together on Dask's scheduler (for a Dask ``data``), else as they are."""
-    if _is_dask(data):
-        import dask
-        return dask.compute(*xs)
-    return xs
 
 
 def _reduce(data, part_fn, merge_fn, *args):
@@ -43,15 +36,17 @@ def _count_keys(out):
     return {**out, "keys": int(keys.size) if nodes is None else np.bincount(nodes)}
 
 
-def _keys(part, cols, node=None):
-    """The distinct cells of a partition as sorted 64-bit hashes of their rows (with ``node``, one
-    per record: of the (node, cell) pairs, and each hash's node).  Counting distinct hashes counts
-    the distinct cells, up to hash collisions (about one pair in 10^19 rows: at 10^8 cells, an
-    undercount with probability below 10^-3, which only moves the line between the cluster and
-    memory by a cell, never the tree)."""
-    h = pd.util.hash_pandas_object(part[cols], index=False).to_numpy()
-    if node is None:
-        return np.unique(h), None
+def _keys(part, cols):
+    """The distinct cells of a partition as sorted 64-bit hashes of their rows.  Counting distinct
+    hashes counts the distinct cells, up to hash collisions (about one pair in 10^19 rows: at
+    10^8 cells, an undercount with probability below 10^-3, which only moves the line between
+    the cluster and memory by a cell, never the tree)."""
+    return np.unique(pd.util.hash_pandas_object(part[cols], index=False).to_numpy()), None
+
+
+def _pair_keys(h, node):
+    """The distinct (node, cell) pairs of records with cell hashes ``h`` (:func:`_keys`) in nodes
+    ``node``, as sorted hashes, and each hash's node."""
     h = pd.util.hash_array(h ^ (node.astype(np.uint64) * np.uint64(0x9E3779B97F4A7C15)))
     keys, idx = np.unique(h, return_index=True)
     return keys, node[idx]
@@ -104,37 +99,152 @@ def _summary(data, qi, sa, root):
     return pd.DataFrame(out)
 
 
-def _descend(Z, tdim, tthr, tleft, tright):
-    """The node of the top tree each row of 0-based codes ``Z`` reaches (the splits' codes
-    ``<= tthr`` to the left)."""
-    node = np.zeros(Z.shape[0], dtype=np.int64)
+def _prepare(part, qi, sa, values, dlo, dhi):
+    """One partition's records as the state the levels read, built once where it lives: each
+    QI's 0-based codes (smallest unsigned dtype of its width), the SA indices, a 64-bit hash of
+    each record's cell (None until a node's cells are counted: :func:`_hashed`) and each
+    record's node of the top tree (all at the root)."""
+    z = [_offset(part[c].to_numpy(), int(dlo[j]), _small_uint(int(dhi[j]) - int(dlo[j]) + 1))
+         for j, c in enumerate(qi)]
+    s = pd.Index(values).get_indexer(part[sa].to_numpy()).astype(np.int64)
+    return z, s, None, np.zeros(len(part), dtype=np.int32)
+
+
+def _hashed(state):
+    """The state with each record's cell hashed (of its codes and SA index, :func:`_keys`)."""
+    z, s, h, node = state
+    if h is None:
+        cols = {f"z{j}": col for j, col in enumerate(z)}
+        h = pd.util.hash_pandas_object(pd.DataFrame({**cols, "s": s}, copy=False), index=False).to_numpy()
+    return z, s, h, node
+
+
+def _advance(state, tdim, tthr, tleft, tright):
+    """The state with every record of a node split at the last level moved to its child (codes
+    ``<= thr`` to the left): one step, the records elsewhere stay."""
+    z, s, h, node = state
+    node = node.copy()
     rows = np.flatnonzero(tdim[node] >= 0)
-    while rows.size:
-        nd = node[rows]
-        go_left = Z[rows, tdim[nd]] <= tthr[nd]
-        node[rows] = np.where(go_left, tleft[nd], tright[nd])
-        rows = rows[tdim[node[rows]] >= 0]
-    return node
+    nd = node[rows]
+    dims = tdim[nd]
+    for j in np.unique(dims).tolist():
+        sel = dims == j
+        r, n_j = rows[sel], nd[sel]
+        node[r] = np.where(z[j][r] <= tthr[n_j], tleft[n_j], tright[n_j])
+    return z, s, h, node
 
 
-def _tag(part, qi, sa, values, dlo, top, loc_of, cand):
-    """The records of one partition in the top tree's nodes ``loc_of >= 0``: a frame of ``node``
-    (``loc_of`` of the node reached), ``s`` (SA index) and the 0-based codes: every QI's
-    (``z0``, ``z1``, ...) or, with ``cand`` (one QI per node, -1 for none), the node's ``v``."""
-    Z = np.column_stack([part[c].to_numpy().astype(np.int64) for c in qi]) - dlo
-    loc = loc_of[_descend(Z, *top)]
-    keep = loc >= 0
-    if cand is not None:
-        keep[keep] = cand[loc[keep]] >= 0
-    rows = np.flatnonzero(keep)
-    out = {"node": loc[rows]}
-    if cand is None:
-        for j in range(len(qi)):
-            out[f"z{j}"] = Z[rows, j]
-    else:
-        out["v"] = Z[rows, cand[loc[rows]]]
-    out["s"] = pd.Index(values).get_indexer(part[sa].to_numpy()[rows]).astype(np.int64)
-    return pd.DataFrame(out)
+def _rows_of(node, loc_of):
+    """The records in the nodes ``loc_of >= 0`` and their node's position there."""
+    loc = loc_of[node]
+    rows = np.flatnonzero(loc >= 0)
+    return rows, loc[rows]
+
+
+def _level_part(state, loc_of, m, S):
+    """Per node ``loc_of`` (``m`` of them), from one partition's state: its records' SA counts
+    and smallest and largest 0-based code per QI."""
+    z, s, _, node = state
+    rows, nd = _rows_of(node, loc_of)
+    hist = np.bincount(nd * S + s[rows], minlength=m * S).reshape(m, S)
+    lo = np.full((m, len(z)), np.iinfo(np.int64).max)
+    hi = np.full((m, len(z)), np.iinfo(np.int64).min)
+    if rows.size:
+        o = np.argsort(nd, kind="stable")
+        sorted_nd = nd[o]
+        starts = np.flatnonzero(np.r_[True, sorted_nd[1:] != sorted_nd[:-1]])
+        present = sorted_nd[starts]
+        ro = rows[o]
+        for j, col in enumerate(z):
+            v = col[ro]
+            lo[present, j] = np.minimum.reduceat(v, starts)
+            hi[present, j] = np.maximum.reduceat(v, starts)
+    return dict(hist=hist, lo=lo, hi=hi)
+
+
+def _level_merge(*parts):
+    return dict(hist=sum(p["hist"] for p in parts), lo=np.minimum.reduce([p["lo"] for p in parts]),
+                hi=np.maximum.reduce([p["hi"] for p in parts]))
+
+
+def _distinct_part(state, loc_of):
+    """The distinct cells of the nodes ``loc_of >= 0`` in one partition (:func:`_keys`)."""
+    _, _, h, node = state
+    rows, nd = _rows_of(node, loc_of)
+    return dict(keys=_pair_keys(h[rows], nd))
+
+
+def _distinct_merge(*parts):
+    return dict(keys=_merge_keys([p["keys"] for p in parts]))
+
+
+def _vtable_part(state, loc_of, cand):
+    """Records per (node, 0-based code of the node's candidate QI ``cand``, SA index) of one
+    partition (nodes with ``cand`` -1 left out)."""
+    z, s, _, node = state
+    rows, nd = _rows_of(node, loc_of)
+    keep = cand[nd] >= 0
+    rows, nd = rows[keep], nd[keep]
+    v = np.zeros(rows.size, dtype=np.int64)
+    dims = cand[nd]
+    for j in np.unique(dims).tolist():
+        sel = dims == j
+        v[sel] = z[j][rows[sel]]
+    return pd.DataFrame({"node": nd, "v": v, "s": s[rows]}).groupby(["node", "v", "s"], sort=False).size()
+
+
+def _sum_counts(*parts):
+    """Count series with the same index levels, summed."""
+    out = pd.concat(parts)
+    return out.groupby(level=list(range(out.index.nlevels)), sort=False).sum()
+
+
+def _cells_part(state, pos):
+    """The distinct (node, 0-based codes, SA index) rows of the top nodes ``pos >= 0`` (their
+    position in a batch) in one partition, with their counts."""
+    z, s, _, node = state
+    rows, nd = _rows_of(node, pos)
+    cols = {"node": nd}
+    for j, col in enumerate(z):
+        cols[f"z{j}"] = col[rows]
+    cols["s"] = s[rows]
+    return pd.DataFrame(cols).groupby(list(cols), sort=False).size()
+
+
+class _States:
+    """The records' states (:func:`_prepare`), one per partition: persisted on the workers for a
+    Dask frame (every level one pass over arrays held there: no re-read, no re-hash), in memory
+    for a pandas frame."""
+
+    def __init__(self, data, *args):
+        self.dask = _is_dask(data)
+        if self.dask:
+            import dask
+            self.parts = list(dask.persist(*[dask.delayed(_prepare)(p, *args) for p in data.to_delayed()]))
+        else:
+            self.parts = [_prepare(data, *args)]
+
+    def map(self, fn, *args):
+        """Every state replaced by ``fn(state, *args)``, where it lives."""
+        if self.dask:
+            import dask
+            self.parts = list(dask.persist(*[dask.delayed(fn)(p, *args) for p in self.parts]))
+        else:
+            self.parts = [fn(p, *args) for p in self.parts]
+
+    def reduce(self, part_fn, merge_fn, *args, final=None):
+        """``part_fn(state, *args)`` on every partition where it lives, the results merged four at
+        a time (``merge_fn``) there, then ``final`` (on the workers too): only counts leave."""
+        final = final or (lambda x: x)
+        if not self.dask:
+            return final(merge_fn(*[part_fn(p, *args) for p in self.parts]))
+        import dask
+        parts = [dask.delayed(part_fn)(p, *args) for p in self.parts]
+        while len(parts) > 1:
+            parts = [dask.delayed(merge_fn)(*parts[i:i + 4]) if i + 1 < len(parts) else parts[i]
+                     for i in range(0, len(parts), 4)]
+        (out,) = dask.compute(dask.delayed(final)(parts[0]))
+        return out
 
 
 class _Top:
@@ -192,16 +302,13 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
     d = len(qi)
     width = dhi - dlo + 1
     zc = [f"z{j}" for j in range(d)]
-    meta_all = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ["node"] + zc + ["s"]})
-    meta_v = pd.DataFrame({c: pd.Series(dtype=np.int64) for c in ("node", "v", "s")})
+    # the records' codes, SA indices and nodes: built once where they live
+    states = _States(data[qi + [sa]], qi, sa, values, dlo, dhi)
 
-    def tagged(top, nodes, cand=None):
+    def loc_table(top, nodes):
         loc_of = np.full(len(top.dim), -1, dtype=np.int64)
         loc_of[nodes] = np.arange(len(nodes))
-        args = (qi, sa, values, dlo, top.arrays(), loc_of, cand)
-        if _is_dask(data):
-            return data[qi + [sa]].map_partitions(_tag, *args, meta=meta_all if cand is None else meta_v)
-        return _tag(data, *args)
+        return loc_of
 
     top = _Top(dlo, dhi)
     active = np.zeros(1, dtype=np.int64)
@@ -220,13 +327,13 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
         best_dim = np.full(nodes.size, -1, dtype=np.int64)
         best_thr = np.zeros(nodes.size, dtype=np.int64)
         todo = np.flatnonzero(can)
+        loc_of = loc_table(top, nodes)
         for r in range(d):
             if not todo.size:
                 break
             cand = np.full(nodes.size, -1, dtype=np.int64)
             cand[todo] = order[todo, r]
-            (vc,) = _compute(data, tagged(top, nodes, cand).groupby(["node", "v", "s"], sort=False).size())
-            vc = vc.rename("n").reset_index()
+            vc = states.reduce(_vtable_part, _sum_counts, loc_of, cand).rename("n").reset_index()
             loc_all = vc["node"].to_numpy(np.int64)
             pos = np.full(nodes.size, -1, dtype=np.int64)
             pos[todo] = np.arange(todo.size)
@@ -245,12 +352,18 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
                 children.extend(top.split(node, int(best_dim[i]), int(best_thr[i])))
         active = np.array(children, dtype=np.int64)
         if active.size:
-            loc_of = np.full(len(top.dim), -1, dtype=np.int64)
-            loc_of[active] = np.arange(active.size)
-            st = _reduce(data[qi + [sa]], _level_part, _level_merge, qi, sa, values, dlo, top.arrays(), loc_of,
-                         active.size, S)
-            stats = dict(cnt=st["hist"].sum(axis=1).astype(np.int64), hist=st["hist"].astype(float),
-                         cells=np.pad(st["keys"], (0, active.size - st["keys"].size)), lo=st["lo"], hi=st["hi"])
+            states.map(_advance, *top.arrays())     # every record one step down, where it lives
+            loc_of = loc_table(top, active)
+            st = states.reduce(_level_part, _level_merge, loc_of, active.size, S)
+            cnt = st["hist"].sum(axis=1).astype(np.int64)
+            cells = cnt.copy()                      # at most one cell per record: counted only above max_cells
+            big = np.flatnonzero(cnt > max_cells)
+            if big.size:
+                states.map(_hashed)                 # once: the cells' hashes stay with the records
+                keys = states.reduce(_distinct_part, _distinct_merge, loc_table(top, active[big]),
+                                     final=_count_keys)["keys"]
+                cells[big] = np.pad(keys, (0, big.size - keys.size))
+            stats = dict(cnt=cnt, hist=st["hist"].astype(float), cells=cells, lo=st["lo"], hi=st["hi"])
     # the nodes set aside: their cells in batches of at most max_cells, each subtree grown in memory
     subs = {}
     batch, size = [], 0
@@ -258,7 +371,7 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
         batch.append(node)
         size += c
         if i + 1 == len(handoff) or size + handoff[i + 1][1] > max_cells:
-            (cells,) = _compute(data, tagged(top, np.array(batch)).groupby(["node"] + zc + ["s"], sort=False).size())
+            cells = states.reduce(_cells_part, _sum_counts, loc_table(top, batch))
             cells = cells.rename("n").reset_index().sort_values("node", kind="stable")
             loc = cells["node"].to_numpy(np.int64)
             cut = np.searchsorted(loc, np.arange(len(batch) + 1))
@@ -268,37 +381,11 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
                 subs[nd] = _mondrian_cells([[rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
                                             rows["n"].to_numpy(np.int64)], S, dlo, dhi, rules, mh,
                                             box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
+            del cells, rows
             batch, size = [], 0
+    del states                                          # the workers let the records' states go
     tree, leaf_nodes, hists = _replay(*_forest(top, leaves, subs, dlo, S), dlo, dhi)
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
-
-
-def _level_part(part, qi, sa, values, dlo, top, loc_of, m, S):
-    """Per node ``loc_of`` of the top tree (``m`` of them), from one partition: its records' SA
-    counts, smallest and largest 0-based code per QI and distinct cells (:func:`_keys`)."""
-    Z = np.column_stack([part[c].to_numpy().astype(np.int64) for c in qi]) - dlo
-    loc = loc_of[_descend(Z, *top)]
-    rows = np.flatnonzero(loc >= 0)
-    nd = loc[rows]
-    s = pd.Index(values).get_indexer(part[sa].to_numpy()[rows]).astype(np.int64)
-    hist = np.bincount(nd * S + s, minlength=m * S).reshape(m, S)
-    lo = np.full((m, len(qi)), np.iinfo(np.int64).max)
-    hi = np.full((m, len(qi)), np.iinfo(np.int64).min)
-    if rows.size:
-        o = np.argsort(nd, kind="stable")
-        sorted_nd = nd[o]
-        starts = np.flatnonzero(np.r_[True, sorted_nd[1:] != sorted_nd[:-1]])
-        present = sorted_nd[starts]
-        for j in range(len(qi)):
-            z = Z[rows[o], j]
-            lo[present, j] = np.minimum.reduceat(z, starts)
-            hi[present, j] = np.maximum.reduceat(z, starts)
-    return dict(hist=hist, lo=lo, hi=hi, keys=_keys(part.iloc[rows], qi + [sa], nd))
-
-
-def _level_merge(*parts):
-    return dict(hist=sum(p["hist"] for p in parts), lo=np.minimum.reduce([p["lo"] for p in parts]),
-                hi=np.maximum.reduce([p["hi"] for p in parts]), keys=_merge_keys([p["keys"] for p in parts]))
 
 
 def _forest(top, leaves, subs, dlo, S):
