@@ -119,3 +119,61 @@ def test_top_levels_from_counts_equal_in_memory(max_cells):
         for f in FIELDS + ("tree_leaf",):
             assert np.array_equal(getattr(dec, f), getattr(ref, f)), f
         assert dec.params == ref.params
+
+
+@pytest.mark.parametrize("dup", [False, True], ids=["distinct records", "shared cells"])
+def test_top_levels_read_each_partition_once(dup):
+    """dask_mondrian's top levels on a Dask frame: each partition's records are read once into
+    arrays kept where they live (codes, SA indices, nodes); every level moves them one step down
+    and counts from them -- no level reads the frame again.  A node's cells are bounded by its
+    records and its parent's (a parent's cells are split between its children): they are counted
+    (from hashes made once per partition) only when the bounds leave open whether they fit --
+    never when almost every record is its own cell.  Node for node the in-memory tree."""
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    from privlib import scale
+    from privlib.scale import _top
+    gen = np.random.default_rng(5)
+    n = 20_000 if dup else 4000
+    df = pd.DataFrame({"a": gen.integers(0, 40, n), "w": gen.integers(-9, 40 if dup else 5000, n).astype(np.int32),
+                       "s": gen.choice(list("xyz"), n)})
+    ddf = dd.from_pandas(df, npartitions=3)
+    calls = {"_prepare": 0, "_advance": 0, "_hashed": 0, "_level_part": 0}
+    saved = {name: getattr(_top, name) for name in calls}
+
+    def spy(name):
+        def fn(*a, **k):
+            calls[name] += name != "_hashed" or a[0][2] is None      # _hashed: the states it hashes
+            return saved[name](*a, **k)
+        return fn
+
+    try:
+        for name in calls:
+            setattr(_top, name, spy(name))
+        with dask.config.set(scheduler="sync"):
+            dec = scale.dask_mondrian(ddf, ["a", "w"], "s", k=3, l=2, max_cells=2000 if dup else n // 5)
+    finally:
+        for name, fn in saved.items():
+            setattr(_top, name, fn)
+    ref = mondrian(df, ["a", "w"], "s", k=3, l=2)
+    for f in FIELDS + ("tree_leaf",):
+        assert np.array_equal(getattr(dec, f), getattr(ref, f)), f
+    assert calls["_prepare"] == 3                        # the records read once per partition
+    assert calls["_advance"] == calls["_level_part"] > 0 and calls["_advance"] % 3 == 0
+    assert calls["_hashed"] == (3 if dup else 0)         # once per partition, and only when needed
+
+
+def test_top_levels_states_refuse_changed_data():
+    """The arrays kept on the workers are checked against the counts the tree was planned from:
+    a code outside the counted range or an SA value not counted raises (never a wrapped code)."""
+    from privlib.scale._top import _prepare
+    part = pd.DataFrame({"a": [3, 4, 9], "s": ["x", "y", "x"]})
+    z, s, h, node = _prepare(part, ["a"], "s", ["x", "y"], np.array([3]), np.array([9]))
+    assert z[0].tolist() == [0, 1, 6] and s.tolist() == [0, 1, 0] and h is None and node.tolist() == [0, 0, 0]
+    with pytest.raises(ValueError, match=r"column 'a' has values outside \[3, 8\]"):
+        _prepare(part, ["a"], "s", ["x", "y"], np.array([3]), np.array([8]))
+    with pytest.raises(ValueError, match=r"column 'a' has values outside \[4, 9\]"):
+        _prepare(part, ["a"], "s", ["x", "y"], np.array([4]), np.array([9]))
+    with pytest.raises(ValueError, match="column 's' has a value not among the 1 counted.*'y'"):
+        _prepare(part, ["a"], "s", ["x"], np.array([3]), np.array([9]))

@@ -1,12 +1,15 @@
 """dask_mondrian's top levels grown on a cluster, from per-node counts (see
-:func:`privlib.scale.dask_mondrian`): the passes over the partitions, the cuts from per-node
-counts per code, and the numbering of a tree grown in pieces as one tree."""
+:func:`privlib.scale.dask_mondrian`): the records' states kept on the workers (:class:`_States`)
+and the passes over them, the cuts from per-node counts per code, and the numbering of a tree
+grown in pieces as one tree."""
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 
-from ..partition._cells import _offset, _small_uint
+from functools import partial
+
+from ..partition._cells import _cells, _offset, _small_uint
 from ..partition._decomposition import _group_hist, _Tree
 from ..partition._mondrian import _grow
 
@@ -104,9 +107,19 @@ def _prepare(part, qi, sa, values, dlo, dhi):
     QI's 0-based codes (smallest unsigned dtype of its width), the SA indices, a 64-bit hash of
     each record's cell (None until a node's cells are counted: :func:`_hashed`) and each
     record's node of the top tree (all at the root)."""
-    z = [_offset(part[c].to_numpy(), int(dlo[j]), _small_uint(int(dhi[j]) - int(dlo[j]) + 1))
-         for j, c in enumerate(qi)]
-    s = pd.Index(values).get_indexer(part[sa].to_numpy()).astype(np.int64)
+    z = []
+    for j, c in enumerate(qi):
+        x = part[c].to_numpy()
+        if x.size and (int(x.min()) < dlo[j] or int(x.max()) > dhi[j]):      # data changed since it was counted
+            raise ValueError(f"data: column {c!r} has values outside [{dlo[j]}, {dhi[j]}], the range counted "
+                             f"before the tree was grown (the data changed between passes)")
+        z.append(_offset(x, int(dlo[j]), _small_uint(int(dhi[j]) - int(dlo[j]) + 1)))
+    s = pd.Index(values).get_indexer(part[sa].to_numpy())
+    if (s < 0).any():
+        raise ValueError(f"data: column {sa!r} has a value not among the {len(values)} counted before the tree "
+                         f"was grown: {part[sa].to_numpy()[np.flatnonzero(s < 0)[0]]!r} (the data changed "
+                         f"between passes)")
+    s = s.astype(_small_uint(len(values)))
     return z, s, None, np.zeros(len(part), dtype=np.int32)
 
 
@@ -199,16 +212,23 @@ def _sum_counts(*parts):
     return out.groupby(level=list(range(out.index.nlevels)), sort=False).sum()
 
 
-def _cells_part(state, pos):
-    """The distinct (node, 0-based codes, SA index) rows of the top nodes ``pos >= 0`` (their
-    position in a batch) in one partition, with their counts."""
+def _cells_part(state, pos, widths, S):
+    """The distinct (position in a batch, 0-based codes, SA index) rows of the records of the top
+    nodes ``pos >= 0`` in one partition, with their counts (:func:`privlib.partition._cells._cells`:
+    columns of ``widths`` codes, the first the position)."""
     z, s, _, node = state
     rows, nd = _rows_of(node, pos)
-    cols = {"node": nd}
-    for j, col in enumerate(z):
-        cols[f"z{j}"] = col[rows]
-    cols["s"] = s[rows]
-    return pd.DataFrame(cols).groupby(list(cols), sort=False).size()
+    zcols = [nd.astype(_small_uint(int(widths[0])))] + [col[rows] for col in z]
+    return _cells(zcols, np.zeros(len(widths), np.int64), np.asarray(widths, np.int64) - 1, s[rows], S, None,
+                  columns=True)
+
+
+def _cells_merge(widths, S, *parts):
+    """Distinct rows from several :func:`_cells_part` results, their counts summed."""
+    zcols = [np.concatenate([p[0][j] for p in parts]) for j in range(len(widths))]
+    s = np.concatenate([p[1] for p in parts])
+    w = np.concatenate([p[2] for p in parts])
+    return _cells(zcols, np.zeros(len(widths), np.int64), np.asarray(widths, np.int64) - 1, s, S, w, columns=True)
 
 
 class _States:
@@ -245,6 +265,23 @@ class _States:
                      for i in range(0, len(parts), 4)]
         (out,) = dask.compute(dask.delayed(final)(parts[0]))
         return out
+
+
+def _cell_bounds(cnt, p_lb, p_ub):
+    """Bounds ``(lb, ub)`` on the distinct cells of the children of a level (siblings side by
+    side, ``cnt`` records each) from their parents' bounds (``p_lb``, ``p_ub``, repeated per
+    child): a parent's cells are split between its two children, so a child holds at most its
+    records and its parent's cells, less what its sibling holds at least -- and at least its
+    parent's cells less what its sibling can hold (at least one, with a record).
+
+    >>> _cell_bounds(np.array([5, 4]), np.array([7, 7]), np.array([7, 7]))
+    (array([3, 2]), array([5, 4]))
+    """
+    sib = np.arange(cnt.size) ^ 1
+    ub = np.minimum(cnt, p_ub)
+    lb = np.maximum(p_lb - ub[sib], np.minimum(cnt, 1))
+    ub = np.minimum(ub, p_ub - lb[sib])
+    return lb, ub
 
 
 class _Top:
@@ -301,7 +338,6 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
     max_height = params["max_height"]
     d = len(qi)
     width = dhi - dlo + 1
-    zc = [f"z{j}" for j in range(d)]
     # the records' codes, SA indices and nodes: built once where they live
     states = _States(data[qi + [sa]], qi, sa, values, dlo, dhi)
 
@@ -312,12 +348,14 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
 
     top = _Top(dlo, dhi)
     active = np.zeros(1, dtype=np.int64)
-    stats = dict(cnt=np.array([n]), hist=root_hist[None, :], cells=np.array([root["cells"]]),
+    # each node's distinct cells between lb and ub: the root's counted; a child's at most its records and
+    # its parent's, and its parent's less its sibling's (the cells of a node are split between its children)
+    stats = dict(cnt=np.array([n]), hist=root_hist[None, :], lb=np.array([root["cells"]]), ub=np.array([root["cells"]]),
                  lo=(root["lo"][qi].to_numpy(np.int64) - dlo)[None, :], hi=(root["hi"][qi].to_numpy(np.int64) - dlo)[None, :])
     leaves, handoff = {}, []                            # top node -> SA histogram; nodes finished in memory
     while active.size:
-        fits = stats["cells"] <= max_cells
-        handoff.extend(zip(active[fits].tolist(), stats["cells"][fits].tolist()))
+        fits = stats["ub"] <= max_cells
+        handoff.extend(zip(active[fits].tolist(), stats["ub"][fits].tolist()))
         pend = np.flatnonzero(~fits)
         nodes = active[pend]
         cnt, hist = stats["cnt"][pend], stats["hist"][pend]
@@ -350,20 +388,22 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
                 leaves[node] = hist[i]
             else:
                 children.extend(top.split(node, int(best_dim[i]), int(best_thr[i])))
+        split = best_dim >= 0
+        p_lb, p_ub = np.repeat(stats["lb"][pend][split], 2), np.repeat(stats["ub"][pend][split], 2)
         active = np.array(children, dtype=np.int64)
         if active.size:
             states.map(_advance, *top.arrays())     # every record one step down, where it lives
             loc_of = loc_table(top, active)
             st = states.reduce(_level_part, _level_merge, loc_of, active.size, S)
             cnt = st["hist"].sum(axis=1).astype(np.int64)
-            cells = cnt.copy()                      # at most one cell per record: counted only above max_cells
-            big = np.flatnonzero(cnt > max_cells)
+            lb, ub = _cell_bounds(cnt, p_lb, p_ub)
+            big = np.flatnonzero((lb <= max_cells) & (ub > max_cells))      # fit or not: count them
             if big.size:
                 states.map(_hashed)                 # once: the cells' hashes stay with the records
                 keys = states.reduce(_distinct_part, _distinct_merge, loc_table(top, active[big]),
                                      final=_count_keys)["keys"]
-                cells[big] = np.pad(keys, (0, big.size - keys.size))
-            stats = dict(cnt=cnt, hist=st["hist"].astype(float), cells=cells, lo=st["lo"], hi=st["hi"])
+                lb[big] = ub[big] = np.pad(keys, (0, big.size - keys.size))
+            stats = dict(cnt=cnt, hist=st["hist"].astype(float), lb=lb, ub=ub, lo=st["lo"], hi=st["hi"])
     # the nodes set aside: their cells in batches of at most max_cells, each subtree grown in memory
     subs = {}
     batch, size = [], 0
@@ -371,17 +411,16 @@ def _top_levels(data, qi, sa, max_cells, root, *, k, l, t, max_height, l_kind, d
         batch.append(node)
         size += c
         if i + 1 == len(handoff) or size + handoff[i + 1][1] > max_cells:
-            cells = states.reduce(_cells_part, _sum_counts, loc_table(top, batch))
-            cells = cells.rename("n").reset_index().sort_values("node", kind="stable")
-            loc = cells["node"].to_numpy(np.int64)
-            cut = np.searchsorted(loc, np.arange(len(batch) + 1))
+            widths = [len(batch)] + width.tolist()
+            Z, su, w = states.reduce(_cells_part, partial(_cells_merge, widths, S), loc_table(top, batch), widths, S)
+            o = np.argsort(Z[0], kind="stable")
+            cut = np.searchsorted(Z[0][o], np.arange(len(batch) + 1))
             for b, nd in enumerate(batch):
-                rows = cells.iloc[cut[b]:cut[b + 1]]
+                rows = o[cut[b]:cut[b + 1]]
                 mh = None if max_height is None else max_height - top.depth[nd]
-                subs[nd] = _mondrian_cells([[rows[c].to_numpy(np.int64) for c in zc], rows["s"].to_numpy(np.int64),
-                                            rows["n"].to_numpy(np.int64)], S, dlo, dhi, rules, mh,
-                                            box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
-            del cells, rows
+                subs[nd] = _mondrian_cells([[col[rows] for col in Z[1:]], su[rows], w[rows]], S, dlo, dhi, rules, mh,
+                                           box=(top.lo[nd] + dlo, top.hi[nd] + dlo))
+            del Z, su, w, o, rows
             batch, size = [], 0
     del states                                          # the workers let the records' states go
     tree, leaf_nodes, hists = _replay(*_forest(top, leaves, subs, dlo, S), dlo, dhi)
