@@ -15,7 +15,11 @@ table held by a 2-worker ``LocalCluster`` (20 partitions, persisted on the worke
 clock starts) with a cell limit of a quarter of the records: the top levels of the tree are grown
 on the cluster, the subtrees in the client; its CPU time adds the workers' (``psutil``), its peak
 is the client's (``worker_peak_gb``: the two workers' peaks summed); ``leaves`` equals
-``mondrian_hc``'s at the same size (the same tree).
+``mondrian_hc``'s at the same size (the same tree).  ``mondrian_dask_parquet`` writes the
+``mondrian_codes`` table to Parquet files (:data:`PARQUET_ROWS` records each, in a temporary
+directory, before the clock starts) and runs :func:`privlib.scale.dask_mondrian` (default cell
+limit) on ``dd.read_parquet`` of them on a 2-worker ``LocalCluster``: the workers read the
+files inside the call; ``leaves`` equals ``mondrian_codes``'s at the same size.
 
 Run from the repository root:
 
@@ -25,6 +29,7 @@ Run from the repository root:
     python benchmarks/bench_scale.py --algos mondrian_hc,kdtree_hc --census --save benchmarks/results/bench_scale.csv
     python benchmarks/bench_scale.py --algos mondrian_codes --sizes 100000000 --save benchmarks/results/bench_scale.csv
     python benchmarks/bench_scale.py --algos mondrian_dask_hc --sizes 10000000 --save benchmarks/results/bench_scale.csv
+    python benchmarks/bench_scale.py --algos mondrian_dask_parquet --sizes 100000000 --save benchmarks/results/bench_scale.csv
 
 Prints, per algorithm and size: wall time of the call (``time.perf_counter``, from the
 DataFrame to the release), its CPU time (``time.process_time``: what a shared, loaded machine
@@ -49,12 +54,16 @@ import time
 import numpy as np
 import pandas as pd
 
-ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc", "mondrian_codes", "mondrian_dask_hc")
+ALGOS = ("mondrian", "kdtree", "diffgen", "mondrian_hc", "kdtree_hc", "mondrian_codes", "mondrian_dask_hc",
+         "mondrian_dask_parquet")
 LABEL = {"mondrian": "Mondrian k = 10", "kdtree": "DP kd-tree eps = 1, height 10", "diffgen": "DiffGen eps = 1, h = 10",
          "mondrian_hc": "Mondrian k = 10, 9 QIs with fnlwgt",
          "kdtree_hc": "DP kd-tree eps = 1, height 10, 9 QIs with fnlwgt",
          "mondrian_codes": "Mondrian k = 10, 8 QIs as one-byte codes",
-         "mondrian_dask_hc": "dask_mondrian k = 10, 9 QIs with fnlwgt, top levels on 2 workers"}
+         "mondrian_dask_hc": "dask_mondrian k = 10, 9 QIs with fnlwgt, top levels on 2 workers",
+         "mondrian_dask_parquet": "dask_mondrian k = 10, 8 QIs as one-byte codes, from Parquet on 2 workers"}
+#: records per Parquet file of ``mondrian_dask_parquet``
+PARQUET_ROWS = 5_000_000
 #: the cell limit of ``mondrian_dask_hc``: a quarter of the records (10^7 records: 2.5 M of the 9.9 M
 #: distinct cells fit at once), so that the top levels of the tree are grown on the cluster
 DASK_MAX_CELLS = 4
@@ -185,6 +194,8 @@ def run_one(algo, n):
                                      domain=domain, sa_values=sorted(df[HC_SA].unique()))
     elif algo == "mondrian_dask_hc":
         return _run_dask(n)
+    elif algo == "mondrian_dask_parquet":
+        return _run_dask(n, parquet=True)
     else:
         from privlib import diffgen as dg
         from privlib.data import load_adult
@@ -217,30 +228,45 @@ def _worker_usage():
     return t.user + t.system, _status_kb("VmHWM") * 1024
 
 
-def _run_dask(n):
-    """``mondrian_dask_hc``: :func:`privlib.scale.dask_mondrian` on a 2-worker LocalCluster."""
+def _run_dask(n, parquet=False):
+    """``mondrian_dask_hc``: :func:`privlib.scale.dask_mondrian` on a 2-worker LocalCluster (with
+    ``parquet``: ``mondrian_dask_parquet``, the one-byte codes read from Parquet files)."""
+    import shutil
+    import tempfile
     import warnings
 
     import dask.dataframe as dd
     from dask import distributed
 
     from privlib.scale import dask_mondrian
-    df = high_cardinality(n, SEED)
+    tmp = None
+    if parquet:
+        df = codes(n, SEED)
+        tmp = tempfile.mkdtemp(prefix="bench_scale_")
+        for i, a in enumerate(range(0, n, PARQUET_ROWS)):
+            df.iloc[a:a + PARQUET_ROWS].to_parquet(f"{tmp}/part-{i:04d}.parquet", index=False)
+        qi = [c for c in HC_QI if c != "fnlwgt"]
+    else:
+        df = high_cardinality(n, SEED)
+        qi = list(HC_QI)
     input_bytes = int(df.memory_usage(deep=True).sum())
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
                                            silence_logs=50, memory_limit=None)
         client = distributed.Client(cluster)
-        ddf = dd.from_pandas(df, npartitions=20).persist()
-        distributed.wait(ddf)
+        if parquet:
+            ddf = dd.read_parquet(tmp)
+        else:
+            ddf = dd.from_pandas(df, npartitions=20).persist()
+            distributed.wait(ddf)
         del df
     client.run(_reset_peak)
     reset = _reset_peak()
     w0 = client.run(_worker_usage)
     load = os.getloadavg()[0]
     t0, c0 = time.perf_counter(), time.process_time()
-    out = dask_mondrian(ddf, list(HC_QI), HC_SA, k=10, max_cells=n // DASK_MAX_CELLS)
+    out = dask_mondrian(ddf, qi, HC_SA, k=10, max_cells=None if parquet else n // DASK_MAX_CELLS)
     seconds = time.perf_counter() - t0
     cpu = time.process_time() - c0
     w1 = client.run(_worker_usage)
@@ -249,7 +275,9 @@ def _run_dask(n):
     worker_peak = sum(w1[a][1] for a in w1)
     client.close()
     cluster.close()
-    return dict(algo="mondrian_dask_hc", n=n, seconds=seconds, cpu_seconds=cpu + worker_cpu, peak_gb=peak / 1e9,
+    if tmp is not None:
+        shutil.rmtree(tmp)
+    return dict(algo="mondrian_dask_parquet" if parquet else "mondrian_dask_hc", n=n, seconds=seconds, cpu_seconds=cpu + worker_cpu, peak_gb=peak / 1e9,
                 input_gb=input_bytes / 1e9, leaves=int(out.n_leaves), load=load, worker_peak_gb=worker_peak / 1e9)
 
 

@@ -119,3 +119,64 @@ def test_top_levels_from_counts_equal_in_memory(max_cells):
         for f in FIELDS + ("tree_leaf",):
             assert np.array_equal(getattr(dec, f), getattr(ref, f)), f
         assert dec.params == ref.params
+
+
+@pytest.mark.parametrize("dup", [False, True], ids=["distinct records", "shared cells"])
+def test_top_levels_read_each_partition_twice(dup):
+    """dask_mondrian's top levels on a Dask frame: each partition is read twice in all -- once to
+    count the distinct cells before anything is built, once into arrays kept where it lives
+    (codes, SA indices, nodes) -- however many levels are grown from them and batches of cells
+    brought back.  Node for node the in-memory tree, whether almost every record is its own cell
+    (the cells bounded by the records) or the records share cells (counted where they live)."""
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    from privlib import scale
+    gen = np.random.default_rng(5)
+    n = 20_000 if dup else 4000
+    df = pd.DataFrame({"a": gen.integers(0, 40, n), "w": gen.integers(-9, 40 if dup else 5000, n).astype(np.int32),
+                       "s": gen.choice(list("xyz"), n)})
+    reads = [0, 0, 0]
+
+    def part(i):
+        reads[i] += 1
+        return df.iloc[i * n // 3:(i + 1) * n // 3]
+
+    ddf = dd.from_map(part, range(3), meta=df.iloc[:0])
+    with dask.config.set(scheduler="sync"):
+        dec = scale.dask_mondrian(ddf, ["a", "w"], "s", k=3, l=2, max_cells=2000 if dup else n // 5)
+    ref = mondrian(df, ["a", "w"], "s", k=3, l=2)
+    for f in FIELDS + ("tree_leaf",):
+        assert np.array_equal(getattr(dec, f), getattr(ref, f)), f
+    assert ref.height > 5 and reads == [2, 2, 2]
+
+
+@pytest.mark.parametrize("change, match", [
+    (lambda p: p.assign(s=p["s"].where(p.index != p.index[0], "q")), "column 's' has a value not among the 3 counted.*'q'"),
+    (lambda p: p.assign(a=p["a"] + 100), r"column 'a' has values outside \[0, 39\]"),
+    (lambda p: p.assign(w=p["w"] - 100), r"column 'w' has values outside \[-9, 4999\]")],
+    ids=["new SA value", "QI above", "QI below"])
+def test_top_levels_refuse_data_changed_between_passes(change, match):
+    """The records read into the workers' arrays are checked against the counts the tree is
+    planned from: a code outside the counted range or an SA value not counted raises, naming the
+    column (never a wrapped code or a record silently dropped)."""
+    dd = pytest.importorskip("dask.dataframe")
+    import dask
+
+    from privlib import scale
+    gen = np.random.default_rng(5)
+    n = 3000
+    df = pd.DataFrame({"a": gen.integers(0, 40, n), "w": gen.integers(-9, 5000, n).astype(np.int32),
+                       "s": gen.choice(list("xyz"), n)})
+    df.loc[0, ["a", "w"]] = [39, 4999]
+    df.loc[1, ["a", "w"]] = [0, -9]
+    reads = [0, 0]
+
+    def part(i):
+        reads[i] += 1
+        p = df.iloc[i * n // 2:(i + 1) * n // 2]
+        return change(p) if reads[i] > 1 and i == 1 else p
+
+    ddf = dd.from_map(part, range(2), meta=df.iloc[:0])
+    with dask.config.set(scheduler="sync"), pytest.raises(ValueError, match=match):
+        scale.dask_mondrian(ddf, ["a", "w"], "s", k=3, max_cells=n // 4)

@@ -112,6 +112,10 @@ def _sensitive_codes(df, sa, sa_values=None):
         values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
         lut = np.zeros(int(uniq[-1]) + 1, dtype=_small_uint(len(values)))
         lut[uniq] = idx
+        if lut.dtype == x.dtype and np.array_equal(lut[uniq], uniq):      # the values are their indices already
+            x = x.view()
+            x.flags.writeable = False                  # the caller's column: read only, no copy
+            return values, x
         return values, lut[x]
     codes, uniq = pd.factorize(col, use_na_sentinel=False)
     values, idx = _sensitive(pd.DataFrame({sa: uniq}), sa, sa_values)
@@ -182,16 +186,20 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
         w = counts[uk]
     elif weights is None:
         key.sort()                         # in place: the key is this function's own
-        starts = np.flatnonzero(key[1:] != key[:-1])
-        starts += 1
-        starts = np.concatenate([np.zeros(min(n, 1), starts.dtype), starts])
-        uk = key[starts]                   # the key's dtype: the cells' codes are split off in it
-        w = np.diff(np.append(starts, n))
+        starts = _run_starts(key)          # where each cell but the first starts
+        uk = np.empty(starts.size + min(n, 1), dtype=key.dtype)   # the key's dtype: the codes are split off in it
+        uk[:min(n, 1)] = key[:1]
+        np.take(key, starts, out=uk[min(n, 1):])
+        del key                            # before the multiplicities: one n-sized array at a time
+        w = np.empty(uk.size, dtype=np.int64)      # the differences of [0, starts, n], in place
+        w[:starts.size] = starts
+        w[starts.size:] = n
+        w[1:1 + starts.size] -= starts
         del starts
     else:
         uk, inv = np.unique(key, return_inverse=True)
         w = np.bincount(inv, weights=weights, minlength=uk.size)
-    del key
+    key = None
     if max_cells is not None and weights is None and uk.size > max_cells:
         return None
     su = uk % S
@@ -205,7 +213,21 @@ def _cells(zcols, dlo, dhi, s, S, weights=None, *, columns=False, max_cells=None
         else:
             Z[:, j] = code
         rest //= widths[j]
-    return Z, su.astype(np.int64), w.astype(np.int64)
+    return Z, su.astype(np.int64), w.astype(np.int64, copy=False)
+
+
+def _run_starts(key):
+    """``np.flatnonzero(key[1:] != key[:-1]) + 1`` (the starts of the runs of a sorted key but the
+    first), chunk by chunk: no n-sized boolean array (counted first, then written in place)."""
+    n = key.size
+    chunks = [(a, min(n - 1, a + _CHUNK)) for a in range(0, max(n - 1, 0), _CHUNK)]
+    sizes = [int(np.count_nonzero(key[a + 1:b + 1] != key[a:b])) for a, b in chunks]
+    out = np.empty(sum(sizes), dtype=np.int64)
+    at = 0
+    for (a, b), m in zip(chunks, sizes):
+        np.add(np.flatnonzero(key[a + 1:b + 1] != key[a:b]), a + 1, out=out[at:at + m])
+        at += m
+    return out
 
 
 #: Rows of the sample :func:`_mostly_distinct` reads (a stride through the table).

@@ -219,13 +219,27 @@ class _Tree:
         m = lo.shape[0]
         self.n_nodes += m
         self.starts.append(start)
-        self.depths.append(np.full(m, depth, dtype=np.int64))
+        self.depths.append(int(depth))              # one depth per batch
         if self.base is None:
             self.lo.append(lo)
             self.hi.append(hi)
         else:
             self.lo.append((lo - self.base).astype(self.box_dtype))
             self.hi.append((hi - self.base).astype(self.box_dtype))
+        return np.arange(start, start + m)
+
+    def add_offsets(self, lo, hi, depth, dlo):
+        """:meth:`add` of boxes given as offsets from the corner ``dlo`` (0-based codes, any
+        integer dtype): stored as they are when ``dlo`` is the tree's root corner."""
+        if self.base is None or not np.array_equal(self.base, dlo):
+            return self.add(lo.astype(np.int64) + dlo, hi.astype(np.int64) + dlo, depth)
+        start = self.n_nodes
+        m = lo.shape[0]
+        self.n_nodes += m
+        self.starts.append(start)
+        self.depths.append(int(depth))              # one depth per batch
+        self.lo.append(lo.astype(self.box_dtype, copy=False))
+        self.hi.append(hi.astype(self.box_dtype, copy=False))
         return np.arange(start, start + m)
 
     def _leaf_boxes(self, leaf_nodes):
@@ -248,19 +262,25 @@ class _Tree:
     def split(self, nodes, dims, thrs, left, right):
         self.splits.append(tuple(np.asarray(a, dtype=np.int64) for a in (nodes, dims, thrs, left, right)))
 
-    def arrays(self):
-        """``(dim, thr, left, right, depth)``: one int64 array each (-1 / 0 for a leaf)."""
+    def arrays(self, release=False):
+        """``(dim, thr, left, right, depth)``: one int64 array each (-1 / 0 for a leaf); with
+        ``release``, the splits recorded are let go as they are written (the tree is
+        finished: no copy of them outlives its array)."""
         n = self.n_nodes
         dim, left, right = np.full(n, -1, np.int64), np.full(n, -1, np.int64), np.full(n, -1, np.int64)
         thr = np.zeros(n, np.int64)
-        for nodes, dims, thrs, lft, rgt in self.splits:
+        for i, (nodes, dims, thrs, lft, rgt) in enumerate(self.splits):
             dim[nodes], thr[nodes], left[nodes], right[nodes] = dims, thrs, lft, rgt
-        depth = np.concatenate(self.depths) if self.depths else np.zeros(0, np.int64)
+            if release:
+                self.splits[i] = None
+        depth = np.zeros(n, np.int64)
+        for start, end, dep in zip(self.starts, self.starts[1:] + [n], self.depths):
+            depth[start:end] = dep
         return dim, thr, left, right, depth
 
     def finish(self, leaf_nodes, histograms, qi, sa, sa_values, dlo, dhi, ledger, params):
         n_nodes = self.n_nodes
-        dim, thr, left, right, depth = self.arrays()
+        dim, thr, left, right, depth = self.arrays(release=True)
         leaf_nodes = np.asarray(leaf_nodes, dtype=np.int64)
         order = np.argsort(leaf_nodes, kind="stable")
         leaf_nodes = leaf_nodes[order]

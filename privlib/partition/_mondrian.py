@@ -138,8 +138,9 @@ def _mondrian(df, qi, sa, weights, *, k, l, t, max_height, l_kind, distance, t_r
     # Mondrian reads the records only through counts: run it on the distinct (QI codes, SA) rows,
     # each weighted by how many records it stands for (exactly the same tree, leaves and counts)
     # (the cell path); when almost every record is its own cell, on the records (the record path)
-    Z, s, w = _cells_or_records(zcols, dlo, dhi, s, S, weights)
-    tree, leaf_nodes, hists = _mondrian_cells(Z, s, w, S, dlo, dhi, rules, params["max_height"])
+    rows = list(_cells_or_records(zcols, dlo, dhi, s, S, weights))
+    del s
+    tree, leaf_nodes, hists = _mondrian_cells(rows, S, dlo, dhi, rules, params["max_height"])
     return tree.finish(leaf_nodes, hists, qi, sa, values, dlo, dhi, (), params)
 
 
@@ -232,18 +233,34 @@ def _grow(tree, active, act_lo, act_hi, sp, dims, thr, depth, dlo):
     """Split the active nodes ``sp`` (0-based boxes ``act_lo``/``act_hi``) on ``dims`` at the
     0-based codes ``thr`` (``<= thr`` left): add their children at ``depth`` (the lefts, then the
     rights) and return the next level's ``(active, act_lo, act_hi)``, each left child before its
-    right sibling."""
+    right sibling.  The boxes keep their dtype (a tree with root corner ``dlo`` stores them as
+    they are: :attr:`_Tree.box_dtype`, a byte per bound for narrow QIs)."""
     d = act_lo.shape[1]
-    lo_l, hi_l = act_lo[sp].copy(), act_hi[sp].copy()
-    lo_r, hi_r = act_lo[sp].copy(), act_hi[sp].copy()
+    lo_l, hi_l = act_lo[sp], act_hi[sp]                       # copies (an index array)
+    lo_r, hi_r = lo_l.copy(), hi_l.copy()
     rows = np.arange(sp.size)
     hi_l[rows, dims] = thr
     lo_r[rows, dims] = thr + 1
-    left_ids = tree.add(lo_l + dlo, hi_l + dlo, depth)
-    right_ids = tree.add(lo_r + dlo, hi_r + dlo, depth)
+    left_ids = tree.add_offsets(lo_l, hi_l, depth, dlo)
+    right_ids = tree.add_offsets(lo_r, hi_r, depth, dlo)
     tree.split(active[sp], dims, thr + dlo[dims], left_ids, right_ids)
     return (np.column_stack([left_ids, right_ids]).ravel(), np.stack([lo_l, lo_r], axis=1).reshape(-1, d),
             np.stack([hi_l, hi_r], axis=1).reshape(-1, d))
+
+
+#: Nodes per chunk of :func:`_preference` (bounded int64 temporaries on levels of 10^6 nodes).
+_ORDER_CHUNK = 1 << 16
+
+
+def _preference(neg):
+    """``np.argsort(neg, axis=1, kind="stable")`` (each node's QIs by ``neg``, the negated
+    spreads: widest first, first listed on ties) in the smallest unsigned dtype of ``d``, chunk
+    by chunk of nodes."""
+    m, d = neg.shape
+    out = np.empty((m, d), dtype=_small_uint(d))
+    for a in range(0, m, _ORDER_CHUNK):
+        out[a:a + _ORDER_CHUNK] = np.argsort(neg[a:a + _ORDER_CHUNK], axis=1, kind="stable")
+    return out
 
 
 def _index_dtype(n):
@@ -360,8 +377,8 @@ class _Layouts:
                 self.cols[j] = take(ranks[j])
                 ranks[j] = None
         self.cols["S"] = take(s.astype(_small_uint(int(s.max(initial=0)) + 1)))
-        if not self.unit:
-            self.cols["W"] = take(w)
+        if not self.unit:                                        # multiplicities in 4 bytes when they fit
+            self.cols["W"] = take(w if int(w.max(initial=0)) >= 2 ** 32 else w.astype(np.uint32))
         if len(wide) > 1:                                        # row ids, to map flags between orders
             idt = np.uint32 if u < 2 ** 32 else np.int64
             self.cols["P"] = np.arange(u, dtype=idt) if order is None else order.astype(idt)
@@ -572,17 +589,20 @@ class _Layouts:
         self.st = np.append(np.stack([new_base[:-1], mid], axis=1).ravel(), new_base[-1])
 
 
-def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
+def _mondrian_cells(rows, S, dlo, dhi, rules, max_height, box=None):
     """Mondrian's level-by-level splits on weighted distinct rows (see :func:`mondrian`).
 
-    ``Z``: (u, d) 0-based codes (or a list of d code columns), ``s``: SA indices, ``w``:
-    multiplicities (None: one record each), ``rules``: the :class:`_Rules` of an allowed cut;
+    ``rows``: the caller's list ``[Z, s, w]``, emptied here (the arrays die once the layouts
+    hold them): ``Z`` (u, d) 0-based codes (or a list of d code columns), ``s`` SA indices,
+    ``w`` multiplicities (None: one record each); ``rules``: the :class:`_Rules` of an allowed cut;
     ``box``: the root's box ``(lo, hi)`` when the rows are one node's of a larger tree (default:
     the domain ``dlo``/``dhi``, whose widths normalise the spreads either way).  Returns the
     :class:`_Tree`, the leaf node ids and their (float) SA histograms.  Ranges, medians and
     child counts are read from :class:`_Layouts`; a QI's median is computed only for the nodes
     that reach it in their order of preference (most nodes: their widest QI only).
     """
+    Z, s, w = rows
+    rows.clear()
     cols = [Z[:, j] for j in range(Z.shape[1])] if isinstance(Z, np.ndarray) else list(Z)
     if isinstance(Z, list):
         Z.clear()                                  # the caller's list: the columns die with ``cols``
@@ -599,13 +619,13 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
     del cols, Z
     u = s.size
     lay = _Layouts(ranks, s, w, need_hist)
-    del ranks
+    del ranks, s, w
     flag = np.zeros(u, dtype=np.uint8)
     tree = _Tree(d, dlo, dhi)
     blo, bhi = (dlo, dhi) if box is None else (np.asarray(box[0], np.int64), np.asarray(box[1], np.int64))
     active = tree.add(blo[None, :].copy(), bhi[None, :].copy(), 0)     # tree ids of the active nodes
-    act_lo = blo[None, :] - dlo                  # boxes in 0-based codes
-    act_hi = bhi[None, :] - dlo
+    act_lo = (blo[None, :] - dlo).astype(tree.box_dtype)      # boxes in 0-based codes, compact
+    act_hi = (bhi[None, :] - dlo).astype(tree.box_dtype)
     leaf_nodes, leaf_hists = [], []
     depth = 0
     while active.size:
@@ -614,13 +634,14 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
         cnt = lay.counts()
         hist = lay.hist("b", st[:-1], st[1:], np.arange(m), m, S) if (need_hist or rules.node_t) else None
         can = rules.can(cnt, hist, depth, max_height)
-        spread = np.zeros((m, d))
+        neg = np.zeros((m, d))
         for j in range(d):
             rmin, rmax = lay.rank_range(j)
-            spread[:, j] = _spread(vals[j][rmin], vals[j][rmax], width[j])
+            neg[:, j] = -_spread(vals[j][rmin], vals[j][rmax], width[j])
         # preference: widest normalised spread first (stable: first listed on ties); the first
         # allowed cut in that order is taken
-        order = np.argsort(-spread, axis=1, kind="stable")
+        order = _preference(neg)
+        del neg
         best_dim = np.full(m, -1, dtype=np.int64)
         best_thr = np.zeros(m, dtype=np.int64)
         best_rthr = np.zeros(m, dtype=np.int64)
@@ -643,7 +664,7 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
         split = best_dim >= 0
         # leaves
         leaf_idx = np.flatnonzero(~split)
-        leaf_nodes.extend(active[leaf_idx].tolist())
+        leaf_nodes.append(active[leaf_idx])
         if hist is not None:
             leaf_hists.append(hist[leaf_idx])
         else:
@@ -655,5 +676,5 @@ def _mondrian_cells(Z, s, w, S, dlo, dhi, rules, max_height, box=None):
         active, act_lo, act_hi = _grow(tree, active, act_lo, act_hi, sp, best_dim[sp], best_thr[sp], depth, dlo)
         lay.split(sp, best_dim[sp], best_rthr[sp], flag)
     hists = np.concatenate(leaf_hists) if leaf_hists else np.zeros((0, S))
-    return tree, leaf_nodes, hists
+    return tree, np.concatenate(leaf_nodes) if leaf_nodes else np.zeros(0, np.int64), hists
 

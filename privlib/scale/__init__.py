@@ -30,7 +30,7 @@ with: a ``dask.distributed.Client`` made current (``Client(cluster)``) sends it 
 
 ================================ =================================================================
 :func:`cell_counts`              distinct rows of some columns and their counts (the count step)
-:func:`dask_mondrian`            Mondrian (k, l, t) from the cells (top levels on the cluster if need be) (top levels on the cluster if need be)
+:func:`dask_mondrian`            Mondrian (k, l, t) from the cells (top levels on the cluster if need be)
 :func:`dask_kdtree`              the DP kd-tree from the cells (same draws and noise)
 :func:`dask_contingency_table`   DiffGen's counts per cut value combination and class
 :func:`dask_k_anonymity`         k-anonymity, l-diversity and t-closeness of a published table,
@@ -152,17 +152,24 @@ def dask_mondrian(data: Any, qi: Sequence[str], sa: str, *, k: int, l: int | Non
     ones, and so is the guarantee (every leaf holds at least ``k`` records; l and t as
     requested).
 
-    When they do not fit, the top levels of the tree are grown on the cluster, level by level:
-    each record is sent down the tree grown so far (its codes against the splits); per node the
-    records' count, SA histogram, smallest and largest code per QI and distinct cells are
-    counted where the records live; a node whose cells fit is set aside, every other node is
+    When they do not fit, the top levels of the tree are grown on the cluster, level by level.
+    Each partition's records are read once, where they live, into arrays kept there (persisted
+    on the workers): every QI's 0-based codes, the SA indices and each record's node.  A level
+    moves every record of a node just split one step down (its code against the split) and
+    counts per node, in one pass over those arrays, the records, their SA histogram and their
+    smallest and largest code per QI; the distinct cells of a node are counted (from a hash of
+    each record's cell, computed once) only when it holds more than ``max_cells`` records --
+    with fewer it has fewer cells.  A node whose cells fit is set aside, every other node is
     split as in memory -- on the QI of widest normalised spread (then the next widest), at its
     median, read from the counts per (node, code, SA value) of that QI, the cut allowed by the
-    same rules (k, l, t, ``requirements``: one object decides in both places).  Each
-    node set aside then has its cells brought into memory (in batches of at most ``max_cells``
-    cells) and its subtree grown there; the pieces are numbered as one tree.  The result is the
-    in-memory one, leaf for leaf, node for node.  Memory: ``max_cells`` cells and, per level,
-    the counts per (node, code, SA value) of the QI each node is cut on.
+    same rules (k, l, t, ``requirements``: one object decides in both places).  Each node set
+    aside then has its cells brought into memory (in batches of at most ``max_cells`` cells,
+    counted as its records when they were not counted) and its subtree grown there; the pieces
+    are numbered as one tree.  The result is the in-memory one, leaf for leaf, node for node.
+    Memory: in the client, ``max_cells`` cells and, per level, the counts per (node, code, SA
+    value) of the QI each node is cut on; on the workers, per record, its codes (the smallest
+    unsigned dtype of each QI's width), SA index, node (4 bytes) and, once counted, cell hash
+    (8 bytes).
 
     Parameters
     ----------
