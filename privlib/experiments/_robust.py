@@ -206,6 +206,14 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     >>> m["beta_leaf-majority"], m["linkage"]
     (1.0, 0.0)
     """
+    return _attack_measures(setup, decomposition, rng=rng)
+
+
+def _attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np.random.Generator,
+                     prediction=None) -> dict:
+    """:func:`attack_measures`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the
+    caller already has it (:func:`privlib.experiments.one_scale.sweep` attacks once per release and
+    hands the same prediction to :func:`measure`; it draws nothing, so the stream is unchanged)."""
     from sklearn.tree import DecisionTreeClassifier
 
     from ..attacks import leaf_majority, naive_bayes
@@ -220,7 +228,7 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     H = np.asarray(decomposition.histograms, dtype=float)
     Hc = np.clip(H, 0.0, None)
     out = {}
-    nb = naive_bayes(decomposition, df)
+    nb = naive_bayes(decomposition, df) if prediction is None else prediction
     out["beta_top"] = _beta(_top_correct(nb, TOP_SHARE), rho)
     b_true = np.clip(nb.beliefs[np.arange(setup.n), sa_idx], 1e-12, 1 - 1e-12)
     p_true = prior[sa_idx]

@@ -373,6 +373,13 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
     >>> m["beta"], m["alpha_w_raw"], m["alpha_w_nonneg"]
     (1.0, 0.0, 0.0)
     """
+    return _measure(setup, workloads, decomposition, errors=errors, policies=policies)
+
+
+def _measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
+             errors: bool = False, policies: Sequence[str] = POLICIES, prediction=None) -> dict:
+    """:func:`measure`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the caller
+    already has it (the attack of :func:`privlib.experiments.one_scale.sweep`'s ``attacks``)."""
     from ..attacks import naive_bayes
     from ..metrics import privacy_breach
     setup = _check_setup(setup)
@@ -382,7 +389,7 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
         raise TypeError(f"workloads: expected a Workload or a mapping of names to Workloads, got "
                         f"{type(workloads).__name__}")
     policies = _check_policies(policies, errors=errors)
-    br = privacy_breach(naive_bayes(decomposition, setup.df))
+    br = privacy_breach(naive_bayes(decomposition, setup.df) if prediction is None else prediction)
     out = {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta_raw": br.beta,
            "beta": max(br.beta, 0.0), "released_total": float(np.asarray(decomposition.histograms).sum())}
     first = None
