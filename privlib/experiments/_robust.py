@@ -425,17 +425,35 @@ def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: s
     xv = sub[x].to_numpy(float)
     median = _resampled_median(E)
 
+    # the groups of one size stacked (deterministic families: one row; the others: one per seed), so
+    # that a replicate averages each stack at once: a weighted mean per row, the sums of
+    # np.average(values, weights=w) (a row of a C-contiguous array is summed as the 1-d array)
+    keys = list(groups)
+    stacks: dict = {}
+    for g, k in enumerate(keys):
+        stacks.setdefault(len(groups[k]), []).append(g)
+    stacks = {size: (np.asarray(gs), np.asarray([groups[keys[g]] for g in gs], dtype=np.int64))
+              for size, gs in stacks.items()}
+    of_family: dict = {}
+    for g, (f, _) in enumerate(keys):
+        of_family.setdefault(f, []).append(g)
+
     def points(qidx, sidx):
         med = median(qidx)
         wseed = np.bincount(sidx, minlength=n_s).astype(float)
-        pts: dict = {}
-        for (f, v), idx in groups.items():
-            idx = np.asarray(idx)
-            w = wseed[seed_pos[idx]] if idx.size > 1 else np.ones(1)
-            if w.sum() == 0:                      # pragma: no cover - a family with fewer seeds
-                w = np.ones(idx.size)
-            pts.setdefault(f, []).append((np.average(xv[idx], weights=w), np.average(med[idx], weights=w)))
-        return {f: (np.array([p[0] for p in v]), np.array([p[1] for p in v])) for f, v in pts.items()}
+        px, py = np.empty(len(keys)), np.empty(len(keys))
+        for size, (gs, idx) in stacks.items():
+            if size == 1:                         # np.average of one value with weight 1: the value
+                px[gs], py[gs] = xv[idx[:, 0]], med[idx[:, 0]]
+                continue
+            w = wseed[seed_pos[idx]]
+            none = w.sum(axis=1) == 0
+            if none.any():                        # pragma: no cover - a family with fewer seeds
+                w[none] = 1.0
+            scl = w.sum(axis=1)
+            px[gs] = np.multiply(xv[idx], w).sum(axis=1) / scl
+            py[gs] = np.multiply(med[idx], w).sum(axis=1) / scl
+        return {f: (px[gs], py[gs]) for f, gs in of_family.items()}
 
     return points, E.shape[1], n_s
 

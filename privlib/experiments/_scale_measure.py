@@ -377,12 +377,15 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
 
 
 def _measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
-             errors: bool = False, policies: Sequence[str] = POLICIES, prediction=None) -> dict:
+             errors: bool = False, policies: Sequence[str] = POLICIES, prediction=None,
+             checked: bool = False) -> dict:
     """:func:`measure`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the caller
-    already has it (the attack of :func:`privlib.experiments.one_scale.sweep`'s ``attacks``)."""
+    already has it (the attack of :func:`privlib.experiments.one_scale.sweep`'s ``attacks``);
+    ``checked``: ``setup`` has just passed :func:`_check_setup` (in :func:`release`)."""
     from ..attacks import naive_bayes
     from ..metrics import privacy_breach
-    setup = _check_setup(setup)
+    if not checked:
+        setup = _check_setup(setup)
     if isinstance(workloads, Workload):
         workloads = {"w": workloads}
     if not isinstance(workloads, Mapping) or not all(isinstance(w, Workload) for w in workloads.values()):

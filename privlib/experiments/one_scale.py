@@ -89,14 +89,16 @@ def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping
     gen = np.random.default_rng(child)
     r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h,
                 kdtree_height=kdtree_height, qwi_suppressed=qwi_suppressed)
-    # one naive-Bayes attack per release, shared by the attackers' measures and beta (it draws nothing)
+    # one naive-Bayes attack per release, shared by the attackers' measures and beta (it draws nothing); the
+    # setup was checked by release
     nb = naive_bayes(r.decomposition, setup.df)
     more = _attack_measures(setup, r.decomposition, rng=gen, prediction=nb) if attacks else {}
     return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
             "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
-            **_measure(setup, workloads, r.decomposition, errors=errors, policies=policies, prediction=nb)}
+            **_measure(setup, workloads, r.decomposition, errors=errors, policies=policies, prediction=nb,
+                       checked=True)}
 
 
 DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds",

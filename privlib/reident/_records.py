@@ -462,13 +462,17 @@ def _check_kept(keep_user: np.ndarray, n_obs: int, model: Model) -> None:
             "expected at least two users")
 
 
-def _finish(rec_user, symbol, category, rec_row, users, counts, model, n_empty) -> Records:
-    """Records with compact symbol and category codes; int32 where it fits."""
+def _finish(rec_user, symbol, category, rec_row, users, counts, model, n_empty, n_codes=None) -> Records:
+    """Records with compact symbol and category codes; int32 where it fits.  ``n_codes``: the
+    numbers of symbols and categories when ``symbol`` and ``category`` are compact codes already."""
     if len(users) < 2:
         raise ValueError(f"obs: expected at least two users, got {len(users)}")
     it = _itype(max(len(rec_user), len(users)))
-    symbol, n_sym = _compact(symbol, it)
-    category, n_cat = _compact(category, it)
+    if n_codes is None:
+        symbol, n_sym = _compact(symbol, it)
+        category, n_cat = _compact(category, it)
+    else:
+        n_sym, n_cat = n_codes
     return Records(rec_user.astype(it, copy=False), symbol, category, users, n_sym, n_cat, counts, model,
                    rec_row.astype(it, copy=False), n_empty)
 
@@ -521,12 +525,36 @@ def _first_order_cut(pt: tuple, model: Model, pat_present: np.ndarray, n_obs: in
     rec_row = np.repeat(rows.astype(it), nr)
     n_keep = int(keep_user.sum())
     rec_user = np.repeat(np.arange(n_keep, dtype=it), n_obs)   # n_obs records of each kept user, in order
-    symbol = e_sym.astype(it)[entry]
-    category = pc_.astype(it)[entry]
+    # the compact codes of the symbols and categories the kept records use, read off the entries (a
+    # few per pattern) instead of compacting the record arrays: a kept row uses the first `take`
+    # entries of its pattern (all of them but in the last row of a user)
+    full = take == nr_all
+    reach = np.where(np.bincount(pattern[full & (take > 0)], minlength=n_pat) > 0, pat_n, 0)
+    part = rows[~full[rows]]
+    np.maximum.at(reach, pattern[part], take[part])
+    used = np.arange(len(e_sym)) - np.repeat(pat_start, pat_n) < np.repeat(reach, pat_n)
+    ft = _itype(max(n_rec, n_keep))                                  # the dtype of _finish's codes
+    sym_code, n_sym = _entry_codes(e_sym, used, ft)
+    cat_code, n_cat = _entry_codes(pc_.astype(np.int64), used, ft)
+    symbol, category = sym_code[entry], cat_code[entry]
     del entry
     kept = np.asarray(users)[keep_user]
     return _finish(rec_user, symbol, category, rec_row, kept, np.full(len(kept), n_obs, dtype=np.int64),
-                   model, 0)
+                   model, 0, n_codes=(n_sym, n_cat))
+
+
+def _entry_codes(values: np.ndarray, used: np.ndarray, dtype) -> tuple[np.ndarray, int]:
+    """Code of every entry: the rank of its value among the values of the ``used`` entries (the
+    codes :func:`_compact` gives the records that use them), and the number of those values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _entry_codes(np.array([7, 3, 9, 3]), np.array([True, True, False, True]), np.int32)
+    (array([1, 0, 2, 0], dtype=int32), 2)
+    """
+    uniq = np.unique(values[used])
+    return np.searchsorted(uniq, values).astype(dtype), max(int(uniq.size), 1)
 
 
 def cut(records: Records, *, n_obs: int) -> Records:
