@@ -603,18 +603,33 @@ def cut(records: Records, *, n_obs: int) -> Records:
         raise ValueError(f"n_obs: only {int(keep_user.sum())} user(s) have at least {n_obs} {rec.model.kind} "
                          "observations; expected at least two users")
     it = rec.user.dtype
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(it)
-    rank = np.arange(len(rec.user), dtype=it)
-    rank -= starts[rec.user]
-    keep = keep_user[rec.user]
-    keep &= rank < n_obs
-    del rank
-    newcode = (np.cumsum(keep_user) - 1).astype(it)
-    symbol, n_sym = _compact(rec.symbol[keep], rec.symbol.dtype)
-    category, n_cat = _compact(rec.category[keep], rec.category.dtype)
-    return Records(newcode[rec.user[keep]], symbol, category, np.asarray(rec.users)[keep_user], n_sym, n_cat,
-                   np.full(int(keep_user.sum()), n_obs, dtype=np.int64), rec.model,
-                   None if rec.row is None else rec.row[keep], 0)
+    n_u, c = len(counts), int(counts[0])
+    if keep_user.all() and np.all(counts == c) and len(rec.user) == n_u * c and _grouped(rec.user):
+        # every user holds c >= n_obs records, one block each: its first n_obs are the block's first
+        # columns (the same records, in the same order, as the mask below)
+        def take(a):
+            return a.reshape(n_u, c)[:, :n_obs].ravel()
+        user, sym, cat = take(rec.user), take(rec.symbol), take(rec.category)
+        row = None if rec.row is None else take(rec.row)
+    else:
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(it)
+        rank = np.arange(len(rec.user), dtype=it)
+        rank -= starts[rec.user]
+        keep = keep_user[rec.user]
+        keep &= rank < n_obs
+        del rank
+        newcode = (np.cumsum(keep_user) - 1).astype(it)
+        user, sym, cat = newcode[rec.user[keep]], rec.symbol[keep], rec.category[keep]
+        row = None if rec.row is None else rec.row[keep]
+    symbol, n_sym = _compact(sym, rec.symbol.dtype)
+    category, n_cat = _compact(cat, rec.category.dtype)
+    return Records(user, symbol, category, np.asarray(rec.users)[keep_user], n_sym, n_cat,
+                   np.full(int(keep_user.sum()), n_obs, dtype=np.int64), rec.model, row, 0)
+
+
+def _grouped(user: np.ndarray) -> bool:
+    """Whether the records are in the order of their users (codes non-decreasing)."""
+    return len(user) < 2 or bool(np.all(user[1:] >= user[:-1]))
 
 
 def _records(obs: pd.DataFrame | Records, model: Model | None, user: Hashable, characteristics: Sequence | None,
