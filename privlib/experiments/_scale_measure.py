@@ -388,10 +388,11 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
 
 def _measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
              errors: bool = False, policies: Sequence[str] = POLICIES, prediction=None,
-             checked: bool = False) -> dict:
+             checked: bool = False, rho: float | None = None) -> dict:
     """:func:`measure`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the caller
     already has it (the attack of :func:`privlib.experiments.one_scale.sweep`'s ``attacks``);
-    ``checked``: ``setup`` has just passed :func:`_check_setup` (in :func:`release`)."""
+    ``checked``: ``setup`` has just passed :func:`_check_setup` (in :func:`release`); ``rho``:
+    ``majority_accuracy(setup.df[setup.sa])``, the baseline, when the caller has it."""
     from ..attacks import naive_bayes
     from ..metrics import privacy_breach
     if not checked:
@@ -402,7 +403,7 @@ def _measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompo
         raise TypeError(f"workloads: expected a Workload or a mapping of names to Workloads, got "
                         f"{type(workloads).__name__}")
     policies = _check_policies(policies, errors=errors)
-    br = privacy_breach(naive_bayes(decomposition, setup.df) if prediction is None else prediction)
+    br = privacy_breach(naive_bayes(decomposition, setup.df) if prediction is None else prediction, rho=rho)
     out = {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta_raw": br.beta,
            "beta": max(br.beta, 0.0), "released_total": float(np.asarray(decomposition.histograms).sum())}
     first = None

@@ -82,8 +82,9 @@ __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES"
 def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
           kdtree_height: int = KDTREE_HEIGHT,
           attacks: bool = False, errors: bool = False, policies: tuple = POLICIES,
-          qwi_suppressed: str = "read-as-zero") -> dict:
-    """One task of :func:`sweep` (module level: worker processes import it by name)."""
+          qwi_suppressed: str = "read-as-zero", rho: float | None = None) -> dict:
+    """One task of :func:`sweep` (module level: worker processes import it by name); ``rho``: the
+    setup's baseline accuracy (:func:`privlib.metrics.majority_accuracy`), read once per sweep."""
     from ..attacks import naive_bayes
     family, value, seed, child = task
     gen = np.random.default_rng(child)
@@ -98,7 +99,7 @@ def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping
             "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
             **_measure(setup, workloads, r.decomposition, errors=errors, policies=policies, prediction=nb,
-                       checked=True)}
+                       checked=True, rho=rho)}
 
 
 DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds",
@@ -175,6 +176,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
     >>> rows[["family", "seed", "leaves"]].values.tolist()
     [['mondrian-k', 0, 4], ['mondrian-k', 0, 2], ['laplace', 0, 8], ['laplace', 1, 8]]
     """
+    from ..metrics import majority_accuracy
     setup = _check_setup(setup)
     n_jobs = check_n_jobs(n_jobs)
     check_progress(progress)
@@ -201,5 +203,6 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
                        "diffgen_h": diffgen_h, "kdtree_height": check_int(kdtree_height, "kdtree_height", minimum=1),
                        "attacks": bool(attacks),
                        "errors": bool(errors), "policies": policies,
-                       "qwi_suppressed": check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED)})
+                       "qwi_suppressed": check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED),
+                       "rho": majority_accuracy(setup.df[setup.sa])})
     return pd.DataFrame(rows)
