@@ -19,7 +19,8 @@ from .._validation import (
     check_nonempty,
     check_unique_columns,
 )
-from ._codes import _code_plan, _combine, _compact, _factorize_sorted, _itype, _pair_keys, _plan_column, _row_codes
+from ._codes import (_code_plan, _combine, _compact, _factorize_sorted, _itype, _pair_ids, _plan_column,
+                     _row_codes)
 
 #: The two arguments of every measure on observations (a shared docstring piece, ``{{obs_model}}``).
 OBS_MODEL_DOC = """
@@ -211,14 +212,8 @@ class Records:
         database share them); left out when the Records are pickled."""
         memo = self.__dict__.get("_pairs_memo")
         if memo is None:
-            (key,) = _pair_keys(self.n_symbols, (self.user, self.symbol))  # guarded: no int64 overflow
-            pid, n_pairs = _compact(key, _itype(len(key)), ordered=False)   # pair ids: any fixed order
-            pu = np.empty(n_pairs, dtype=np.int64)
-            ps = np.empty(n_pairs, dtype=np.int64)
-            pu[pid] = self.user
-            ps[pid] = self.symbol
-            pc = np.bincount(pid, minlength=n_pairs).astype(np.float64)
-            memo = (pid, pu, ps, pc)
+            # pair ids: any fixed order; keys guarded against int64 overflow
+            memo = _pair_ids(self.user, self.symbol, self.n_symbols, _itype(len(self.user)))
             for a in memo:
                 a.setflags(write=False)
             object.__setattr__(self, "_pairs_memo", memo)  # a cache of this object's own arrays
