@@ -85,10 +85,18 @@ def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = No
         q = np.flatnonzero(ct > 0)
         qu, v = cu[q], cnt[q]
         width = int(cnt.max(initial=0)) + 1
-        keys, qkey = _pair_keys(width, (cu[seen], cnt[seen]), (qu, v))
-        keys = np.sort(keys)
-        right = np.searchsorted(keys, qkey, side="right")
-        left = np.searchsorted(keys, qkey, side="left")
+        if n_u * width <= 4 * len(cu) + (1 << 22):
+            # small key space: the training pairs counted per key, so that the number of keys <= a
+            # query's is a cumulative count (what the binary searches below find, without them)
+            per_key = np.bincount(cu[seen] * width + cnt[seen], minlength=n_u * width)
+            qkey = qu * width + v
+            right = np.cumsum(per_key)[qkey]
+            left = right - per_key[qkey]
+        else:
+            keys, qkey = _pair_keys(width, (cu[seen], cnt[seen]), (qu, v))
+            keys = np.sort(keys)
+            right = np.searchsorted(keys, qkey, side="right")
+            left = np.searchsorted(keys, qkey, side="left")
         end = np.cumsum(nnz)
         greater = np.zeros(len(cu), dtype=np.int64)
         equal = np.zeros(len(cu), dtype=np.int64)
