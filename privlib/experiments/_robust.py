@@ -216,7 +216,7 @@ def _attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | n
     hands the same prediction to :func:`measure`; it draws nothing, so the stream is unchanged)."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from ..attacks import leaf_majority, naive_bayes
+    from ..attacks import _leaf_beliefs, naive_bayes
     gen = as_generator(rng)
     df = setup.df
     sa_idx = pd.Index(setup.sa_values).get_indexer(df[setup.sa])
@@ -238,8 +238,9 @@ def _attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | n
     gain = np.bincount(sa_idx, weights=b_true, minlength=S) / np.maximum(np.bincount(sa_idx, minlength=S), 1)
     common = prior >= CLASS_MIN_SHARE
     out["beta_class_max"] = float(np.max(gain[common] / prior[common]) - 1.0)
-    lm = leaf_majority(decomposition, df)
-    out["beta_leaf-majority"] = _beta(lm.predicted == lm.actual, rho)
+    # leaf_majority's guesses, read per leaf (the argmax of a leaf's beliefs is its records'), and
+    # compared as positions in sa_values (the setup's SA values are among them)
+    out["beta_leaf-majority"] = _beta(np.argmax(_leaf_beliefs(decomposition), axis=1)[leaf] == sa_idx, rho)
     # Bayes decision on the implied joint with a Dirichlet(release marginal) prior of one record
     marg = Hc.sum(axis=0)
     marg = marg / marg.sum() if marg.sum() > 0 else np.full(S, 1.0 / S)
