@@ -164,7 +164,7 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     its range's prefix sums.  Domains of more than 5e7 cells x ranges fall back on
     :func:`_sa_answers_by_group` (the independent check).
     """
-    from ..metrics._workload import _corners, _cumsum_inplace
+    from ..metrics._workload import _corners, _inner_corners, _padded_prefix
     S = len(decomposition.sa_values)
     slo, shi = workload.lower[:, -1], workload.upper[:, -1]
     if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
@@ -190,32 +190,17 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     a, b = decomposition.lower[keep] - dlo, decomposition.upper[keep] - dlo + 1
     unit = bool((widths == 1).all())
     n_corner = 1 if unit else 1 << d                          # unit cells: the density is the count itself
-    # The difference array lives on the (W + 1) grid, but the cells with index W on some axis are
-    # never read (the prefix sums take the density of the cells below W only) and the cumulative
-    # sums never carry them below W: the grid is W, and a corner update that lands at index W is
-    # left out (bincount adds the others in the same order, so every cell read is the same float).
-    inner = tuple(int(w) for w in W)
+    # the corner updates inside the W grid (those at index W are never read: _inner_corners)
     flat = np.empty((n_corner, keep.size), dtype=np.int64)
     inside = np.empty((n_corner, keep.size), dtype=bool)
     sign = np.empty(n_corner)
-    for corner, (idx, s) in zip(range(n_corner), _corners(a, b)):
-        inside[corner] = np.logical_and.reduce([i < w for i, w in zip(idx, inner)])
-        flat[corner] = np.ravel_multi_index(tuple(np.minimum(i, w - 1) for i, w in zip(idx, inner)), inner)
-        sign[corner] = s
+    for corner, (f, k, s) in zip(range(n_corner), _inner_corners(a, b, W)):
+        flat[corner], inside[corner], sign[corner] = f, True if k is None else k, s
     sel = np.broadcast_to(inside[:, :, None], (n_corner, keep.size, R))
     G = np.bincount((flat[:, :, None] * R + np.arange(R))[sel],
                     weights=(sign[:, None, None] * dens[None, :, :])[sel], minlength=int(np.prod(W)) * R)
-    G = G.reshape(inner + (R,))
-    if not unit:
-        for ax in range(d):                       # density per cell and range
-            _cumsum_inplace(G, ax)
-    # prefix sums of the density over the QIs, in place: the (W + 1) grid's sums without its zero
-    # first layers, whose only trace is 0.0 + x on the first layer of each axis (-0.0 becomes 0.0)
-    for ax in range(d):
-        G[(slice(None),) * ax + (0,)] += 0.0
-        _cumsum_inplace(G, ax)
-    P = np.zeros(shape + (R,))
-    P[tuple(slice(1, None) for _ in range(d))] = G
+    # density per cell and range (unless every leaf is one cell), prefix sums over the QIs
+    P = _padded_prefix(G.reshape(tuple(int(w) for w in W) + (R,)), d, density=not unit)
     QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
     QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
     out = np.zeros(workload.n_queries)
