@@ -327,14 +327,20 @@ def leaf_majority(decomposition: Decomposition, df: pd.DataFrame, *, sa: str | N
     """
     _check_release(decomposition)
     sa, X = _attacked_records(decomposition, df, sa)
+    beliefs = _leaf_beliefs(decomposition)[decomposition.assign_codes(X)]
+    best = np.argmax(beliefs, axis=1)
+    return _prediction(decomposition, df[sa], beliefs, best)
+
+
+def _leaf_beliefs(decomposition: Decomposition) -> np.ndarray:
+    """The leaf-majority attacker's beliefs per leaf (leaves x SA values): the leaf's clipped
+    counts normalised, or the release's distribution for a leaf whose counts are all zero; the
+    guess of a record in leaf ``i`` is ``argmax`` of row ``i`` (:func:`leaf_majority`)."""
     H = np.clip(np.asarray(decomposition.histograms, dtype=float), 0.0, None)
     total = H.sum(axis=0)
     fallback = total / total.sum() if total.sum() > 0 else np.full(H.shape[1], 1.0 / H.shape[1])
     sums = H.sum(axis=1, keepdims=True)
-    P = np.where(sums > 0, H / np.where(sums > 0, sums, 1.0), fallback[None, :])
-    beliefs = P[decomposition.assign_codes(X)]
-    best = np.argmax(beliefs, axis=1)
-    return _prediction(decomposition, df[sa], beliefs, best)
+    return np.where(sums > 0, H / np.where(sums > 0, sums, 1.0), fallback[None, :])
 
 
 # ----------------------------------------------------------------------------- Mironov's attack

@@ -206,9 +206,17 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     >>> m["beta_leaf-majority"], m["linkage"]
     (1.0, 0.0)
     """
+    return _attack_measures(setup, decomposition, rng=rng)
+
+
+def _attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np.random.Generator,
+                     prediction=None) -> dict:
+    """:func:`attack_measures`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the
+    caller already has it (:func:`privlib.experiments.one_scale.sweep` attacks once per release and
+    hands the same prediction to :func:`measure`; it draws nothing, so the stream is unchanged)."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from ..attacks import leaf_majority, naive_bayes
+    from ..attacks import _leaf_beliefs, naive_bayes
     gen = as_generator(rng)
     df = setup.df
     sa_idx = pd.Index(setup.sa_values).get_indexer(df[setup.sa])
@@ -220,7 +228,7 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     H = np.asarray(decomposition.histograms, dtype=float)
     Hc = np.clip(H, 0.0, None)
     out = {}
-    nb = naive_bayes(decomposition, df)
+    nb = naive_bayes(decomposition, df) if prediction is None else prediction
     out["beta_top"] = _beta(_top_correct(nb, TOP_SHARE), rho)
     b_true = np.clip(nb.beliefs[np.arange(setup.n), sa_idx], 1e-12, 1 - 1e-12)
     p_true = prior[sa_idx]
@@ -230,8 +238,9 @@ def attack_measures(setup: Setup, decomposition: Decomposition, *, rng: int | np
     gain = np.bincount(sa_idx, weights=b_true, minlength=S) / np.maximum(np.bincount(sa_idx, minlength=S), 1)
     common = prior >= CLASS_MIN_SHARE
     out["beta_class_max"] = float(np.max(gain[common] / prior[common]) - 1.0)
-    lm = leaf_majority(decomposition, df)
-    out["beta_leaf-majority"] = _beta(lm.predicted == lm.actual, rho)
+    # leaf_majority's guesses, read per leaf (the argmax of a leaf's beliefs is its records'), and
+    # compared as positions in sa_values (the setup's SA values are among them)
+    out["beta_leaf-majority"] = _beta(np.argmax(_leaf_beliefs(decomposition), axis=1)[leaf] == sa_idx, rho)
     # Bayes decision on the implied joint with a Dirichlet(release marginal) prior of one record
     marg = Hc.sum(axis=0)
     marg = marg / marg.sum() if marg.sum() > 0 else np.full(S, 1.0 / S)
@@ -417,17 +426,35 @@ def _point_sampler(rows: pd.DataFrame, fams: Sequence[str], *, errors: str, x: s
     xv = sub[x].to_numpy(float)
     median = _resampled_median(E)
 
+    # the groups of one size stacked (deterministic families: one row; the others: one per seed), so
+    # that a replicate averages each stack at once: a weighted mean per row, the sums of
+    # np.average(values, weights=w) (a row of a C-contiguous array is summed as the 1-d array)
+    keys = list(groups)
+    stacks: dict = {}
+    for g, k in enumerate(keys):
+        stacks.setdefault(len(groups[k]), []).append(g)
+    stacks = {size: (np.asarray(gs), np.asarray([groups[keys[g]] for g in gs], dtype=np.int64))
+              for size, gs in stacks.items()}
+    of_family: dict = {}
+    for g, (f, _) in enumerate(keys):
+        of_family.setdefault(f, []).append(g)
+
     def points(qidx, sidx):
         med = median(qidx)
         wseed = np.bincount(sidx, minlength=n_s).astype(float)
-        pts: dict = {}
-        for (f, v), idx in groups.items():
-            idx = np.asarray(idx)
-            w = wseed[seed_pos[idx]] if idx.size > 1 else np.ones(1)
-            if w.sum() == 0:                      # pragma: no cover - a family with fewer seeds
-                w = np.ones(idx.size)
-            pts.setdefault(f, []).append((np.average(xv[idx], weights=w), np.average(med[idx], weights=w)))
-        return {f: (np.array([p[0] for p in v]), np.array([p[1] for p in v])) for f, v in pts.items()}
+        px, py = np.empty(len(keys)), np.empty(len(keys))
+        for size, (gs, idx) in stacks.items():
+            if size == 1:                         # np.average of one value with weight 1: the value
+                px[gs], py[gs] = xv[idx[:, 0]], med[idx[:, 0]]
+                continue
+            w = wseed[seed_pos[idx]]
+            none = w.sum(axis=1) == 0
+            if none.any():                        # pragma: no cover - a family with fewer seeds
+                w[none] = 1.0
+            scl = w.sum(axis=1)
+            px[gs] = np.multiply(xv[idx], w).sum(axis=1) / scl
+            py[gs] = np.multiply(med[idx], w).sum(axis=1) / scl
+        return {f: (px[gs], py[gs]) for f, gs in of_family.items()}
 
     return points, E.shape[1], n_s
 

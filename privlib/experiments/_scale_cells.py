@@ -4,6 +4,8 @@ Private module of :mod:`privlib.experiments.one_scale`.
 """
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import pandas as pd
 
@@ -17,9 +19,24 @@ __all__ = ["MAX_HISTOGRAM_CELLS"]
 MAX_HISTOGRAM_CELLS = 50_000_000
 
 
+#: The decoded records of each setup (:func:`_decoded` without ``df``), computed once: a
+#: :class:`Setup` is frozen and its records are not changed in place (each DiffGen release of a
+#: sweep reads them).
+_DECODED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _decoded(setup: Setup, df: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The records with their categorical QIs as values (codes index ``setup.orders``)."""
-    df = setup.df if df is None else df
+    """The records with their categorical QIs as values (codes index ``setup.orders``); without
+    ``df``, the setup's records, decoded once per setup (the caller must not change the frame)."""
+    if df is None:
+        memo = _DECODED.get(setup)
+        if memo is None or memo[0] is not setup.df:
+            memo = _DECODED[setup] = (setup.df, _decode(setup, setup.df))
+        return memo[1]
+    return _decode(setup, df)
+
+
+def _decode(setup: Setup, df: pd.DataFrame) -> pd.DataFrame:
     out = df.copy()
     for a, order in setup.orders.items():
         if a in setup.qi:

@@ -164,7 +164,7 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     its range's prefix sums.  Domains of more than 5e7 cells x ranges fall back on
     :func:`_sa_answers_by_group` (the independent check).
     """
-    from ..metrics._workload import _corners, _cumsum_inplace
+    from ..metrics._workload import _corners, _inner_corners, _padded_prefix
     S = len(decomposition.sa_values)
     slo, shi = workload.lower[:, -1], workload.upper[:, -1]
     if slo.min() < 0 or shi.max() >= S or (slo > shi).any():
@@ -180,7 +180,6 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     ncell = float(np.prod(np.array(shape, dtype=float)))
     if ncell * R > 5e7:
         return _sa_answers_by_group(decomposition, workload)
-    ncell = int(ncell)
     hist = np.asarray(decomposition.histograms, dtype=float)
     cum = np.zeros((hist.shape[0], S + 1))
     np.cumsum(hist, axis=1, out=cum[:, 1:])
@@ -191,21 +190,17 @@ def _sa_answers(decomposition: Decomposition, workload: Workload) -> np.ndarray:
     a, b = decomposition.lower[keep] - dlo, decomposition.upper[keep] - dlo + 1
     unit = bool((widths == 1).all())
     n_corner = 1 if unit else 1 << d                          # unit cells: the density is the count itself
+    # the corner updates inside the W grid (those at index W are never read: _inner_corners)
     flat = np.empty((n_corner, keep.size), dtype=np.int64)
+    inside = np.empty((n_corner, keep.size), dtype=bool)
     sign = np.empty(n_corner)
-    for corner, (idx, s) in zip(range(n_corner), _corners(a, b)):
-        flat[corner] = np.ravel_multi_index(idx, shape)
-        sign[corner] = s
-    G = np.bincount((flat[:, :, None] * R + np.arange(R)).ravel(),
-                    weights=(sign[:, None, None] * dens[None, :, :]).ravel(), minlength=ncell * R)
-    G = G.reshape(shape + (R,))
-    if not unit:
-        for ax in range(d):                       # density per cell and range
-            _cumsum_inplace(G, ax)
-    P = np.zeros(shape + (R,))
-    P[tuple(slice(1, None) for _ in range(d))] = G[tuple(slice(0, -1) for _ in range(d))]
-    for ax in range(d):                           # prefix sums of the density over the QIs
-        _cumsum_inplace(P, ax)
+    for corner, (f, k, s) in zip(range(n_corner), _inner_corners(a, b, W)):
+        flat[corner], inside[corner], sign[corner] = f, True if k is None else k, s
+    sel = np.broadcast_to(inside[:, :, None], (n_corner, keep.size, R))
+    G = np.bincount((flat[:, :, None] * R + np.arange(R))[sel],
+                    weights=(sign[:, None, None] * dens[None, :, :])[sel], minlength=int(np.prod(W)) * R)
+    # density per cell and range (unless every leaf is one cell), prefix sums over the QIs
+    P = _padded_prefix(G.reshape(tuple(int(w) for w in W) + (R,)), d, density=not unit)
     QL = np.clip(workload.lower[:, :-1] - dlo, 0, W)
     QU = np.clip(workload.upper[:, :-1] - dlo + 1, 0, W)
     out = np.zeros(workload.n_queries)
@@ -373,16 +368,27 @@ def measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decompos
     >>> m["beta"], m["alpha_w_raw"], m["alpha_w_nonneg"]
     (1.0, 0.0, 0.0)
     """
+    return _measure(setup, workloads, decomposition, errors=errors, policies=policies)
+
+
+def _measure(setup: Setup, workloads: Workload | Mapping[str, Workload], decomposition: Decomposition, *,
+             errors: bool = False, policies: Sequence[str] = POLICIES, prediction=None,
+             checked: bool = False, rho: float | None = None) -> dict:
+    """:func:`measure`; ``prediction``: ``naive_bayes(decomposition, setup.df)`` when the caller
+    already has it (the attack of :func:`privlib.experiments.one_scale.sweep`'s ``attacks``);
+    ``checked``: ``setup`` has just passed :func:`_check_setup` (in :func:`release`); ``rho``:
+    ``majority_accuracy(setup.df[setup.sa])``, the baseline, when the caller has it."""
     from ..attacks import naive_bayes
     from ..metrics import privacy_breach
-    setup = _check_setup(setup)
+    if not checked:
+        setup = _check_setup(setup)
     if isinstance(workloads, Workload):
         workloads = {"w": workloads}
     if not isinstance(workloads, Mapping) or not all(isinstance(w, Workload) for w in workloads.values()):
         raise TypeError(f"workloads: expected a Workload or a mapping of names to Workloads, got "
                         f"{type(workloads).__name__}")
     policies = _check_policies(policies, errors=errors)
-    br = privacy_breach(naive_bayes(decomposition, setup.df))
+    br = privacy_breach(naive_bayes(decomposition, setup.df) if prediction is None else prediction, rho=rho)
     out = {"leaves": int(decomposition.n_leaves), "accuracy": br.accuracy, "rho": br.rho, "beta_raw": br.beta,
            "beta": max(br.beta, 0.0), "released_total": float(np.asarray(decomposition.histograms).sum())}
     first = None

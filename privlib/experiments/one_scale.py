@@ -55,14 +55,13 @@ import pandas as pd
 from .._progress import check_progress
 from .._validation import check_in, check_int
 from ..metrics import Workload
-from ._robust import (ANCHORS, ATTACKERS, anchor_release, attack_measures, bootstrap_bands, bootstrap_difference,
-                      dp_odds_bound,
-                      fraction_workload, frontier, frontier_difference, hierarchical_release, kendall_matrix,
-                      rank_families)
+from ._robust import (ANCHORS, ATTACKERS, _attack_measures, anchor_release, attack_measures, bootstrap_bands,
+                      bootstrap_difference, dp_odds_bound, fraction_workload, frontier, frontier_difference,
+                      hierarchical_release, kendall_matrix, rank_families)
 from ._runner import check_n_jobs, run, spawn
 from ._scale_cells import MAX_HISTOGRAM_CELLS
-from ._scale_measure import (POLICIES, _check_policies, _check_setup, definition2_workload, estimate_sa_answers,
-                             measure, median_error, postprocess)
+from ._scale_measure import (POLICIES, _check_policies, _check_setup, _measure, definition2_workload,
+                             estimate_sa_answers, measure, median_error, postprocess)
 from ._scale_release import (COMMON_RELATION, DIFFGEN_H, FAMILIES, GUARANTEES, KDTREE_HEIGHT, NEIGHBOURS, OTM_DELTA,
                              OTM_MIN_P, OTM_RAMP, QWI_MIN_PERSONS, QWI_SUPPRESSED, SA_PERTURBING, Released,
                              adult_hierarchies, _check_value, common_guarantee, information_losses, release)
@@ -83,18 +82,24 @@ __all__ = ["FAMILIES", "GUARANTEES", "NEIGHBOURS", "COMMON_RELATION", "POLICIES"
 def _task(task: tuple, *, setup: Setup, workloads: Mapping, hierarchies: Mapping | None, diffgen_h: int,
           kdtree_height: int = KDTREE_HEIGHT,
           attacks: bool = False, errors: bool = False, policies: tuple = POLICIES,
-          qwi_suppressed: str = "read-as-zero") -> dict:
-    """One task of :func:`sweep` (module level: worker processes import it by name)."""
+          qwi_suppressed: str = "read-as-zero", rho: float | None = None) -> dict:
+    """One task of :func:`sweep` (module level: worker processes import it by name); ``rho``: the
+    setup's baseline accuracy (:func:`privlib.metrics.majority_accuracy`), read once per sweep."""
+    from ..attacks import naive_bayes
     family, value, seed, child = task
     gen = np.random.default_rng(child)
     r = release(setup, family, value, rng=gen, hierarchies=hierarchies, diffgen_h=diffgen_h,
                 kdtree_height=kdtree_height, qwi_suppressed=qwi_suppressed)
-    more = attack_measures(setup, r.decomposition, rng=gen) if attacks else {}
+    # one naive-Bayes attack per release, shared by the attackers' measures and beta (it draws nothing); the
+    # setup was checked by release
+    nb = naive_bayes(r.decomposition, setup.df)
+    more = _attack_measures(setup, r.decomposition, rng=gen, prediction=nb) if attacks else {}
     return {**more, "family": family, "parameter": GUARANTEES[family][0], "value": value, "seed": seed,
             "guarantee": r.guarantee, "relation": NEIGHBOURS[family], "eps_spent": r.decomposition.ledger.total(),
             "eps_common": r.eps_common, "eps_adjusted": float(r.decomposition.params.get("eps_adjusted", np.nan)),
             "dropped": float(r.decomposition.params.get("dropped_count", 0.0)),
-            **measure(setup, workloads, r.decomposition, errors=errors, policies=policies)}
+            **_measure(setup, workloads, r.decomposition, errors=errors, policies=policies, prediction=nb,
+                       checked=True, rho=rho)}
 
 
 DETERMINISTIC = ("mondrian-k", "mondrian-l", "mondrian-t", "fulldomain-k", "fulldomain-l", "fulldomain-t", "tds",
@@ -171,6 +176,7 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
     >>> rows[["family", "seed", "leaves"]].values.tolist()
     [['mondrian-k', 0, 4], ['mondrian-k', 0, 2], ['laplace', 0, 8], ['laplace', 1, 8]]
     """
+    from ..metrics import majority_accuracy
     setup = _check_setup(setup)
     n_jobs = check_n_jobs(n_jobs)
     check_progress(progress)
@@ -197,5 +203,6 @@ def sweep(setup: Setup, workloads: Workload | Mapping[str, Workload], grid: Mapp
                        "diffgen_h": diffgen_h, "kdtree_height": check_int(kdtree_height, "kdtree_height", minimum=1),
                        "attacks": bool(attacks),
                        "errors": bool(errors), "policies": policies,
-                       "qwi_suppressed": check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED)})
+                       "qwi_suppressed": check_in(qwi_suppressed, "qwi_suppressed", QWI_SUPPRESSED),
+                       "rho": majority_accuracy(setup.df[setup.sa])})
     return pd.DataFrame(rows)

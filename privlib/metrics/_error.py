@@ -6,7 +6,7 @@ import numpy as np
 from .._docs import shared_doc
 from .._validation import check_in
 from ..partition import Decomposition
-from ._workload import Workload, _corner_sum, _corners, _cumsum_inplace
+from ._workload import Workload, _corner_sum, _inner_corners, _padded_prefix
 
 #: The release every example of the error measures reads (eight records, two leaves).
 TOY_RELEASE_DOC = """
@@ -166,20 +166,14 @@ def estimate_answers(decomposition: Decomposition, workload: Workload, *, method
         QL = np.clip(workload.lower - dlo, 0, W)
         QU = np.clip(workload.upper - dlo + 1, 0, W)
         dens = counts / np.prod(decomposition.widths.astype(float), axis=1)
-        shape = tuple(int(w) + 1 for w in W)
         a, b = lo - dlo, hi - dlo + 1
-        # the density added at each box's 2**d corners: one bincount over the corners in turn (the
-        # same additions, in the same order, as one np.add.at per corner)
-        flat, vals = zip(*((np.ravel_multi_index(idx, shape), sign * dens) for idx, sign in _corners(a, b)))
+        # the density added at each box's 2**d corners inside the W grid: one bincount over the corners
+        # in turn (the same additions, in the same order, as one np.add.at per corner)
+        flat, vals = zip(*((f, sign * dens) if k is None else (f[k], (sign * dens)[k])
+                           for f, k, sign in _inner_corners(a, b, W)))
         G = np.bincount(np.concatenate(flat), weights=np.concatenate(vals),
-                        minlength=int(np.prod(shape))).reshape(shape)
-        for ax in range(d):                       # density per cell
-            _cumsum_inplace(G, ax)
-        P = np.zeros(shape)
-        P[tuple(slice(1, None) for _ in range(d))] = G[tuple(slice(0, -1) for _ in range(d))]
-        for ax in range(d):                       # prefix sums of the density
-            _cumsum_inplace(P, ax)
-        return _corner_sum(P, QL, QU)
+                        minlength=int(np.prod(W))).reshape(tuple(int(w) for w in W))
+        return _corner_sum(_padded_prefix(G, d, density=True), QL, QU)   # density per cell, prefix sums
     q = workload.n_queries
     step = max(1, chunk_cells // max(L, 1))
     out = np.empty(q)

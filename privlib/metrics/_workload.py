@@ -264,6 +264,70 @@ def _corners(base, flip):
         yield tuple(idx), sign
 
 
+def _inner_corners(a, b, W):
+    """The corner updates of boxes ``a <= x < b`` (0-based int64, ``a < W``, ``b <= W``) on the W
+    grid, in the order of :func:`_corners`: per corner the flat (C-order) index in ``W``, whether
+    the corner lies in the grid (a bool per box, None: every box) and its sign.
+
+    A difference array on the (W + 1) grid spreads the boxes' counts; its cells at index W on some
+    axis are never read (the prefix sums take the cells below W), and the cumulative sums never
+    carry them below W: the updates that land there are left out (:func:`_padded_prefix`).  The
+    flat indices are sums of per-axis terms computed once (a lower bound is always in the grid).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> [(f.tolist(), None if k is None else k.tolist(), s)
+    ...  for f, k, s in _inner_corners(np.array([[0], [1]]), np.array([[1], [3]]), (3,))]
+    [([0, 1], None, 1), ([1, 2], [True, False], -1)]
+    """
+    shape = tuple(int(w) for w in W)
+    d = len(shape)
+    stride = [int(np.prod(shape[j + 1:], dtype=np.int64)) for j in range(d)]
+    lo_term = [a[:, j] * stride[j] for j in range(d)]
+    hi_term = [np.minimum(b[:, j], shape[j] - 1) * stride[j] for j in range(d)]
+    hi_in = [b[:, j] < shape[j] for j in range(d)]
+    hi_in = [None if m.all() else m for m in hi_in]
+    for corner in range(1 << d):
+        flat, inside, sign = None, None, 1
+        for j in range(d):
+            if corner >> j & 1:
+                term, sign = hi_term[j], -sign
+                if hi_in[j] is not None:
+                    inside = hi_in[j] if inside is None else inside & hi_in[j]
+            else:
+                term = lo_term[j]
+            flat = term if flat is None else flat + term
+        yield flat, inside, sign
+
+
+def _padded_prefix(G: np.ndarray, d: int, *, density: bool) -> np.ndarray:
+    """Prefix sums over the first ``d`` axes of the W-grid difference array ``G`` (changed in place),
+    as the (W + 1) grid padded with zero first layers: the cell sums of the boxes ``a <= x < b``
+    are then :func:`_corner_sum` of the result (trailing axes, e.g. SA ranges, carried along).
+
+    ``density``: first the cumulative sums that turn the corner updates into a density per cell.
+    The floats are those of the (W + 1) grid's own sums: a cell below W never reads one at W, and
+    the zero first layers' only trace, ``0.0 + x`` on each axis's first layer, is kept (it turns
+    -0.0 into 0.0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _padded_prefix(np.array([[1.0, 2.0], [3.0, 4.0]]), 2, density=False).tolist()
+    [[0.0, 0.0, 0.0], [0.0, 1.0, 3.0], [0.0, 4.0, 10.0]]
+    """
+    if density:
+        for ax in range(d):
+            _cumsum_inplace(G, ax)
+    for ax in range(d):
+        G[(slice(None),) * ax + (0,)] += 0.0
+        _cumsum_inplace(G, ax)
+    P = np.zeros(tuple(n + 1 for n in G.shape[:d]) + G.shape[d:])
+    P[tuple(slice(1, None) for _ in range(d))] = G
+    return P
+
+
 def _corner_sum(P, a, b):
     """Inclusion--exclusion over the 2**d corners of padded prefix sums ``P``: the sum of
     the cells ``a <= x < b`` (per row of ``a``, ``b``)."""

@@ -19,7 +19,8 @@ from .._validation import (
     check_nonempty,
     check_unique_columns,
 )
-from ._codes import _code_plan, _combine, _compact, _factorize_sorted, _itype, _pair_keys, _plan_column, _row_codes
+from ._codes import (_code_plan, _combine, _compact, _factorize_sorted, _itype, _pair_ids, _plan_column,
+                     _row_codes)
 
 #: The two arguments of every measure on observations (a shared docstring piece, ``{{obs_model}}``).
 OBS_MODEL_DOC = """
@@ -211,14 +212,8 @@ class Records:
         database share them); left out when the Records are pickled."""
         memo = self.__dict__.get("_pairs_memo")
         if memo is None:
-            (key,) = _pair_keys(self.n_symbols, (self.user, self.symbol))  # guarded: no int64 overflow
-            pid, n_pairs = _compact(key, _itype(len(key)), ordered=False)   # pair ids: any fixed order
-            pu = np.empty(n_pairs, dtype=np.int64)
-            ps = np.empty(n_pairs, dtype=np.int64)
-            pu[pid] = self.user
-            ps[pid] = self.symbol
-            pc = np.bincount(pid, minlength=n_pairs).astype(np.float64)
-            memo = (pid, pu, ps, pc)
+            # pair ids: any fixed order; keys guarded against int64 overflow
+            memo = _pair_ids(self.user, self.symbol, self.n_symbols, _itype(len(self.user)))
             for a in memo:
                 a.setflags(write=False)
             object.__setattr__(self, "_pairs_memo", memo)  # a cache of this object's own arrays
@@ -462,13 +457,17 @@ def _check_kept(keep_user: np.ndarray, n_obs: int, model: Model) -> None:
             "expected at least two users")
 
 
-def _finish(rec_user, symbol, category, rec_row, users, counts, model, n_empty) -> Records:
-    """Records with compact symbol and category codes; int32 where it fits."""
+def _finish(rec_user, symbol, category, rec_row, users, counts, model, n_empty, n_codes=None) -> Records:
+    """Records with compact symbol and category codes; int32 where it fits.  ``n_codes``: the
+    numbers of symbols and categories when ``symbol`` and ``category`` are compact codes already."""
     if len(users) < 2:
         raise ValueError(f"obs: expected at least two users, got {len(users)}")
     it = _itype(max(len(rec_user), len(users)))
-    symbol, n_sym = _compact(symbol, it)
-    category, n_cat = _compact(category, it)
+    if n_codes is None:
+        symbol, n_sym = _compact(symbol, it)
+        category, n_cat = _compact(category, it)
+    else:
+        n_sym, n_cat = n_codes
     return Records(rec_user.astype(it, copy=False), symbol, category, users, n_sym, n_cat, counts, model,
                    rec_row.astype(it, copy=False), n_empty)
 
@@ -521,12 +520,36 @@ def _first_order_cut(pt: tuple, model: Model, pat_present: np.ndarray, n_obs: in
     rec_row = np.repeat(rows.astype(it), nr)
     n_keep = int(keep_user.sum())
     rec_user = np.repeat(np.arange(n_keep, dtype=it), n_obs)   # n_obs records of each kept user, in order
-    symbol = e_sym.astype(it)[entry]
-    category = pc_.astype(it)[entry]
+    # the compact codes of the symbols and categories the kept records use, read off the entries (a
+    # few per pattern) instead of compacting the record arrays: a kept row uses the first `take`
+    # entries of its pattern (all of them but in the last row of a user)
+    full = take == nr_all
+    reach = np.where(np.bincount(pattern[full & (take > 0)], minlength=n_pat) > 0, pat_n, 0)
+    part = rows[~full[rows]]
+    np.maximum.at(reach, pattern[part], take[part])
+    used = np.arange(len(e_sym)) - np.repeat(pat_start, pat_n) < np.repeat(reach, pat_n)
+    ft = _itype(max(n_rec, n_keep))                                  # the dtype of _finish's codes
+    sym_code, n_sym = _entry_codes(e_sym, used, ft)
+    cat_code, n_cat = _entry_codes(pc_.astype(np.int64), used, ft)
+    symbol, category = sym_code[entry], cat_code[entry]
     del entry
     kept = np.asarray(users)[keep_user]
     return _finish(rec_user, symbol, category, rec_row, kept, np.full(len(kept), n_obs, dtype=np.int64),
-                   model, 0)
+                   model, 0, n_codes=(n_sym, n_cat))
+
+
+def _entry_codes(values: np.ndarray, used: np.ndarray, dtype) -> tuple[np.ndarray, int]:
+    """Code of every entry: the rank of its value among the values of the ``used`` entries (the
+    codes :func:`_compact` gives the records that use them), and the number of those values.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> _entry_codes(np.array([7, 3, 9, 3]), np.array([True, True, False, True]), np.int32)
+    (array([1, 0, 2, 0], dtype=int32), 2)
+    """
+    uniq = np.unique(values[used])
+    return np.searchsorted(uniq, values).astype(dtype), max(int(uniq.size), 1)
 
 
 def cut(records: Records, *, n_obs: int) -> Records:
@@ -575,18 +598,33 @@ def cut(records: Records, *, n_obs: int) -> Records:
         raise ValueError(f"n_obs: only {int(keep_user.sum())} user(s) have at least {n_obs} {rec.model.kind} "
                          "observations; expected at least two users")
     it = rec.user.dtype
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(it)
-    rank = np.arange(len(rec.user), dtype=it)
-    rank -= starts[rec.user]
-    keep = keep_user[rec.user]
-    keep &= rank < n_obs
-    del rank
-    newcode = (np.cumsum(keep_user) - 1).astype(it)
-    symbol, n_sym = _compact(rec.symbol[keep], rec.symbol.dtype)
-    category, n_cat = _compact(rec.category[keep], rec.category.dtype)
-    return Records(newcode[rec.user[keep]], symbol, category, np.asarray(rec.users)[keep_user], n_sym, n_cat,
-                   np.full(int(keep_user.sum()), n_obs, dtype=np.int64), rec.model,
-                   None if rec.row is None else rec.row[keep], 0)
+    n_u, c = len(counts), int(counts[0])
+    if keep_user.all() and np.all(counts == c) and len(rec.user) == n_u * c and _grouped(rec.user):
+        # every user holds c >= n_obs records, one block each: its first n_obs are the block's first
+        # columns (the same records, in the same order, as the mask below)
+        def take(a):
+            return a.reshape(n_u, c)[:, :n_obs].ravel()
+        user, sym, cat = take(rec.user), take(rec.symbol), take(rec.category)
+        row = None if rec.row is None else take(rec.row)
+    else:
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(it)
+        rank = np.arange(len(rec.user), dtype=it)
+        rank -= starts[rec.user]
+        keep = keep_user[rec.user]
+        keep &= rank < n_obs
+        del rank
+        newcode = (np.cumsum(keep_user) - 1).astype(it)
+        user, sym, cat = newcode[rec.user[keep]], rec.symbol[keep], rec.category[keep]
+        row = None if rec.row is None else rec.row[keep]
+    symbol, n_sym = _compact(sym, rec.symbol.dtype)
+    category, n_cat = _compact(cat, rec.category.dtype)
+    return Records(user, symbol, category, np.asarray(rec.users)[keep_user], n_sym, n_cat,
+                   np.full(int(keep_user.sum()), n_obs, dtype=np.int64), rec.model, row, 0)
+
+
+def _grouped(user: np.ndarray) -> bool:
+    """Whether the records are in the order of their users (codes non-decreasing)."""
+    return len(user) < 2 or bool(np.all(user[1:] >= user[:-1]))
 
 
 def _records(obs: pd.DataFrame | Records, model: Model | None, user: Hashable, characteristics: Sequence | None,

@@ -10,7 +10,7 @@ import pandas as pd
 from .._docs import shared_doc
 from .._validation import as_generator, check_int
 from ._attacks import _check_levels, _count_within, _ranks
-from ._codes import _compact, _itype, _pair_keys
+from ._codes import _itype, _pair_ids, _pair_keys
 from ._folds import _fold_tests, _folds, _protected_folds
 from ._records import LEVELS_CV_DOC, OBS_MODEL_DOC, RAISES_AS_ENCODE_DOC, Model, Records, _records
 
@@ -85,10 +85,18 @@ def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = No
         q = np.flatnonzero(ct > 0)
         qu, v = cu[q], cnt[q]
         width = int(cnt.max(initial=0)) + 1
-        keys, qkey = _pair_keys(width, (cu[seen], cnt[seen]), (qu, v))
-        keys = np.sort(keys)
-        right = np.searchsorted(keys, qkey, side="right")
-        left = np.searchsorted(keys, qkey, side="left")
+        if n_u * width <= 4 * len(cu) + (1 << 22):
+            # small key space: the training pairs counted per key, so that the number of keys <= a
+            # query's is a cumulative count (what the binary searches below find, without them)
+            per_key = np.bincount(cu[seen] * width + cnt[seen], minlength=n_u * width)
+            qkey = qu * width + v
+            right = np.cumsum(per_key)[qkey]
+            left = right - per_key[qkey]
+        else:
+            keys, qkey = _pair_keys(width, (cu[seen], cnt[seen]), (qu, v))
+            keys = np.sort(keys)
+            right = np.searchsorted(keys, qkey, side="right")
+            left = np.searchsorted(keys, qkey, side="left")
         end = np.cumsum(nnz)
         greater = np.zeros(len(cu), dtype=np.int64)
         equal = np.zeros(len(cu), dtype=np.int64)
@@ -103,11 +111,8 @@ def category_prediction(obs: pd.DataFrame | Records, *, model: Model | None = No
 def _category_pairs(rec: Records) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (user, category) pairs of the records: per-record pair id, per-pair user and
     number of records (the utility model's histogram, Section VI)."""
-    (key,) = _pair_keys(rec.n_categories, (rec.user, rec.category))
-    cid, n_pairs = _compact(key, _itype(len(key)), ordered=False)
-    cu = np.empty(n_pairs, dtype=np.int64)
-    cu[cid] = rec.user
-    return cid, cu, np.bincount(cid, minlength=n_pairs)
+    cid, cu, _, count = _pair_ids(rec.user, rec.category, rec.n_categories, _itype(len(rec.user)))
+    return cid, cu, count.astype(np.int64)
 
 
 @shared_doc(obs_model=OBS_MODEL_DOC, raises_as_encode=RAISES_AS_ENCODE_DOC)

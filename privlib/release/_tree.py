@@ -15,14 +15,52 @@ two ``searchsorted`` calls; no per-node Python loop.
 """
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import numpy as np
 
 #: Largest node whose boxes are compared pairwise to name two overlapping boxes in an error.
 _PAIRWISE = 2000
 
 
+#: The trees of the last few large box sets: a sweep releases the same boxes again and again (a
+#: histogram's cells, the same for every budget and seed), and their tree depends on the boxes only.
+_RECENT: OrderedDict = OrderedDict()
+#: Box sets remembered, and the fewest boxes worth remembering (smaller trees cost less than a look-up).
+_RECENT_SIZE, _RECENT_MIN_BOXES = 4, 1000
+
+
 def build_tree(lower: np.ndarray, upper: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, *, fill: bool,
                qi: tuple, name: str) -> dict:
+    """:func:`_build_tree`, remembered for the last few large box sets (a copy of the arrays is
+    returned: the same tree, whoever asks).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> lo, hi = np.arange(2000)[:, None], np.arange(2000)[:, None]
+    >>> a = build_tree(lo, hi, np.array([0]), np.array([1999]), fill=False, qi=("x",), name="boxes")
+    >>> b = build_tree(lo.copy(), hi.copy(), np.array([0]), np.array([1999]), fill=False, qi=("x",), name="boxes")
+    >>> all(np.array_equal(a[k], b[k]) and a[k] is not b[k] for k in a)
+    True
+    """
+    if len(lower) < _RECENT_MIN_BOXES:
+        return _build_tree(lower, upper, dlo, dhi, fill=fill, qi=qi, name=name)
+    arrays = tuple(np.ascontiguousarray(a) for a in (lower, upper, dlo, dhi))
+    key = (bool(fill), tuple((a.dtype.str, a.shape, hash(a.tobytes())) for a in arrays))
+    hit = _RECENT.get(key)
+    if hit is not None and all(np.array_equal(a, b) for a, b in zip(arrays, hit[0])):
+        _RECENT.move_to_end(key)
+        return {k: v.copy() for k, v in hit[1].items()}
+    out = _build_tree(lower, upper, dlo, dhi, fill=fill, qi=qi, name=name)
+    _RECENT[key] = (tuple(a.copy() for a in arrays), {k: v.copy() for k, v in out.items()})
+    while len(_RECENT) > _RECENT_SIZE:
+        _RECENT.popitem(last=False)
+    return out
+
+
+def _build_tree(lower: np.ndarray, upper: np.ndarray, dlo: np.ndarray, dhi: np.ndarray, *, fill: bool,
+                qi: tuple, name: str) -> dict:
     """Tree arrays of a box partition (``fill=False``) or of disjoint boxes completed by empty ones.
 
     Parameters
